@@ -6,7 +6,18 @@ only inside the command that needs them, so ``ginscore hand`` starts instantly.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+
+# Each module defines add_commands(commands) and owns its sub-commands.
+COMMAND_MODULES = (
+    "engine.cli",          # hand, showdown
+    "vision.cli",          # detect, score, eval
+    "vision.train",        # train
+    "vision.synth.cli",    # synth
+    "vision.synth.decks",  # decks (contact sheet of the card art)
+    "web.serve_cli",       # serve
+)
 
 
 class UserError(Exception):
@@ -19,13 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Gin rummy table companion: score hands from photos, keep the score sheet.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    from engine import cli as engine_cli
-    from vision import cli as vision_cli
-    from web import serve_cli
-
-    engine_cli.add_commands(commands)
-    vision_cli.add_commands(commands)
-    serve_cli.add_commands(commands)
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).add_commands(commands)
     return parser
 
 
