@@ -12,6 +12,11 @@ This is the only module that touches ultralytics. Two model layouts are supporte
 
     {"detector": "card_index_detector.pt", "classifier": "card_index_classifier.pt" or null,
      "imgsz": 1024, "conf": 0.25, "webcam_imgsz": 640}
+
+An ONNX export of the detector beside the ``.pt`` (``ginscore export``; same name, ``.onnx``) is
+used instead when onnxruntime is installed and the export is not older than the ``.pt``: on this
+2-core CPU it runs the same network faster (see docs/vision-pipeline.md). ``GINSCORE_ONNX=0``
+turns that off.
 """
 from __future__ import annotations
 
@@ -38,6 +43,7 @@ DEFAULT_CONF = 0.25
 DEFAULT_CLASSIFIER_IMGSZ = 64
 CROP_PAD = 0.15             # crop_index pads the index box by this fraction of its long side on each side
 MAX_DETECTIONS = 300
+USE_ONNX_ENV = "GINSCORE_ONNX"  # "0": ignore an ONNX export beside the .pt detector
 
 
 class ModelError(ValueError):
@@ -81,7 +87,7 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
     else:
         classifier = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
     return ModelSettings(
-        detector=detector,
+        detector=_faster_sibling(detector),
         classifier=classifier,
         imgsz=int(settings.get("imgsz") or DEFAULT_IMGSZ),
         conf=float(settings.get("conf") if settings.get("conf") is not None else DEFAULT_CONF),
@@ -89,11 +95,49 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
     )
 
 
+def onnx_runtime_available() -> bool:
+    """Whether onnxruntime is installed (it runs an exported detector faster than torch on CPU)."""
+    import importlib.util
+
+    return importlib.util.find_spec("onnxruntime") is not None
+
+
+def _faster_sibling(detector: Path) -> Path:
+    """The ONNX export beside a ``.pt`` detector when it is up to date and onnxruntime can run it."""
+    exported = detector.with_suffix(".onnx")
+    if (detector.suffix == ".pt" and exported.exists() and exported.stat().st_mtime >= detector.stat().st_mtime
+            and os.environ.get(USE_ONNX_ENV, "1") != "0" and onnx_runtime_available()):
+        return exported
+    return detector
+
+
+def export_onnx(folder: Path | str | None = None) -> Path:
+    """Export the folder's ``.pt`` detector to ONNX beside it (dynamic input size); later loads prefer it.
+
+    Needs the ``onnx`` package to export and ``onnxruntime`` to run (``pip install onnx onnxruntime``).
+    """
+    settings = read_model_settings(Path(folder) if folder is not None else None)
+    source = settings.detector.with_suffix(".pt")
+    if not source.exists():
+        raise ModelError(f"no {source.name} to export in {source.parent}")
+    for package in ("onnx", "onnxruntime"):
+        import importlib.util
+
+        if importlib.util.find_spec(package) is None:
+            raise ModelError(f"exporting to ONNX needs the {package} package: pip install onnx onnxruntime")
+    os.environ.setdefault("YOLO_AUTOINSTALL", "false")
+    from ultralytics import YOLO
+
+    written = YOLO(str(source), task="detect").export(format="onnx", dynamic=True, imgsz=settings.imgsz,
+                                                       simplify=False, opset=17, verbose=False)
+    return Path(written)
+
+
 def use_all_cores() -> None:
     """Let torch use every core (ultralytics leaves it at one thread on small machines)."""
     import torch
 
-    cores = os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if torch.get_num_threads() != cores:
         torch.set_num_threads(cores)
 

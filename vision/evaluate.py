@@ -102,6 +102,7 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         "imgsz": imgsz,
         "conf": conf,
         "model": detector.layout,
+        "model_file": detector.settings.detector.name,
         "photos": photos,
         "n_photos": len(photos),
         "card_recall": _ratio(total_right, sum(p["cards_labelled"] for p in photos)),
@@ -130,7 +131,8 @@ def format_report(result: dict[str, Any]) -> str:
         f"photos read exactly {result['photos_exact']}/{result['n_photos']}",
         f"boxes: mAP50 {result['map50']:.3f}, class-agnostic mAP50 {result['agnostic_map50']:.3f}, "
         f"class-agnostic box recall {result['box_recall_agnostic']:.3f} "
-        f"(imgsz {result['imgsz']}, conf {result['conf']}, {result['model']}, {result['seconds_per_photo']} s/photo)",
+        f"(imgsz {result['imgsz']}, conf {result['conf']}, {result['model_file']}: {result['model']}, "
+        f"{result['seconds_per_photo']} s/photo)",
     ]
     if result["confusions"]:
         lines.append("most confused (labelled -> read): " + ", ".join(
