@@ -118,7 +118,8 @@ def add_hand(game_id: int):
             if not (isinstance(deadwood, list) and len(deadwood) == 2):
                 return api_error("\"deadwood\" must be a list of two counts.")
             entry = scoring.counts_entry(str(body.get("knocker", "")), str(deadwood[0]), str(deadwood[1]),
-                                         bool(body.get("gin")), rules, players)
+                                         bool(body.get("gin")), rules, players,
+                                         str(body.get("upcard") or ""))
         else:
             cards = body.get("cards")
             if not (isinstance(cards, list) and len(cards) == 2):

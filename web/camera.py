@@ -110,7 +110,7 @@ def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None
         now = time.monotonic()
         if now - feed.last_detect_time >= DETECT_INTERVAL_S:
             feed.last_detect_time = now
-            feed.last_reading = recognition.try_recognise_frame(encode_jpeg(frame), model_path)\
+            feed.last_reading = recognition.try_recognise_frame(frame.copy(), model_path)\
                 or feed.last_reading
         if feed.last_reading is not None:
             draw_reading(frame, feed.last_reading)

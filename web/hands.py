@@ -216,7 +216,7 @@ def counts(game_id: int):
     try:
         entry = scoring.counts_entry(request.form.get("knocker", ""), request.form.get("deadwood0", ""),
                                      request.form.get("deadwood1", ""), request.form.get("gin") == "1",
-                                     rules, players)
+                                     rules, players, request.form.get("upcard", ""))
         result = scoring.score_entry(entry, rules, players)
     except ValueError as error:
         flash(str(error))
@@ -251,6 +251,6 @@ def edit(game_id: int, position: int):
     form = {"knocker": str(hand.knocker) if hand.knocker is not None else "",
             "deadwood0": "" if hand.deadwood[0] is None else str(hand.deadwood[0]),
             "deadwood1": "" if hand.deadwood[1] is None else str(hand.deadwood[1]),
-            "gin": "1" if hand.gin else ""}
+            "gin": "1" if hand.gin else "", "upcard": hand.upcard or ""}
     return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=position,
                            needs_upcard=scoring.needs_upcard(rules), form=form)

@@ -65,13 +65,19 @@ def check_image(data: bytes, max_pixels: int) -> CheckedImage:
     return CheckedImage(ACCEPTED_FORMATS[format_name], width, height)
 
 
-def recognise_photo(data: bytes, model_path: str | None = None) -> PhotoReading:
-    """Read the cards in a photo with the shipped model (or ``model_path``); one call at a time."""
+def _detector(model_dir: str | None):
+    """The detector of a models folder (None: vision's default, the shipped model); cached by vision."""
+    if not model_dir:
+        return None
+    from vision.detector import load_detector
+    return load_detector(model_dir)
+
+
+def recognise_photo(data: bytes, model_dir: str | None = None) -> PhotoReading:
+    """Read the cards in a photo with the shipped model (or the one in ``model_dir``); one call at a time."""
     from vision.recognise import read_photo
     with MODEL_LOCK:
-        if model_path:
-            return read_photo(data, model=model_path)
-        return read_photo(data)
+        return read_photo(data, detector=_detector(model_dir))
 
 
 def check_reading(reading: PhotoReading) -> None:
@@ -85,14 +91,14 @@ def check_reading(reading: PhotoReading) -> None:
                          "Photograph only the two spread hands, or enter the hand by hand.")
 
 
-def try_recognise_frame(data: bytes, model_path: str | None = None) -> PhotoReading | None:
-    """Read a live frame only if the model is free right now (uploads come first); None otherwise."""
+def try_recognise_frame(frame, model_dir: str | None = None) -> PhotoReading | None:
+    """Read a live webcam frame (BGR array) only if the model is free now (uploads come first)."""
     if not MODEL_LOCK.acquire(blocking=False):
         return None
     try:
-        from vision.recognise import read_photo
-        return read_photo(data, model=model_path) if model_path else read_photo(data)
-    except Exception:  # a live view keeps going without its overlay
+        from vision.recognise import read_frame
+        return read_frame(frame, detector=_detector(model_dir))
+    except Exception:  # the live view keeps going without its overlay
         return None
     finally:
         MODEL_LOCK.release()

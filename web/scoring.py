@@ -166,28 +166,34 @@ def showdown_entry(cards_text: tuple[str, str], knocker_text: str, upcard_text: 
             raise ValueError(f"{players[player]} has {count} card{'s' if count != 1 else ''}; "
                              f"{'the knocker' if player == knocker else 'the defender'} shows {wanted}. "
                              "Add or remove cards.")
-    upcard = None
-    if rules.oklahoma:
-        if not upcard_text:
-            raise ValueError("Oklahoma rules: choose the upcard (it sets the knock limit).")
-        upcard = parse_hand_text(upcard_text, "The upcard")
-        if len(upcard) != 1:
-            raise ValueError("The upcard is one card.")
-        upcard = upcard[0]
-    return HandEntry(entry="cards", knocker=knocker, cards=(hands[0], hands[1]), upcard=upcard, source=source)
+    return HandEntry(entry="cards", knocker=knocker, cards=(hands[0], hands[1]),
+                     upcard=parse_upcard(upcard_text, rules), source=source)
+
+
+def parse_upcard(upcard_text: str, rules: Rules) -> str | None:
+    """The Oklahoma upcard (required under Oklahoma rules, ignored otherwise)."""
+    if not rules.oklahoma:
+        return None
+    if not upcard_text.strip():
+        raise ValueError("Oklahoma rules: choose the upcard (it sets the knock limit).")
+    upcard = parse_hand_text(upcard_text, "The upcard")
+    if len(upcard) != 1:
+        raise ValueError("The upcard is one card.")
+    return upcard[0]
 
 
 def counts_entry(knocker_text: str, deadwood0: str, deadwood1: str, gin: bool, rules: Rules,
-                 players: tuple[str, str]) -> HandEntry:
+                 players: tuple[str, str], upcard_text: str = "") -> HandEntry:
     """A hand entered as deadwood counts (the defender's after lay-offs), checked."""
     knocker = parse_knocker(knocker_text, players)
     counts = []
     for player, text in enumerate((deadwood0, deadwood1)):
         text = text.strip()
-        if not text.isdigit() or int(text) > 200:
-            raise ValueError(f"{players[player]}'s deadwood must be a whole number from 0 to 200, not {text!r}.")
+        if not text.isdigit() or int(text) > 100:
+            raise ValueError(f"{players[player]}'s deadwood must be a whole number from 0 to 100, not {text!r}.")
         counts.append(int(text))
-    return HandEntry(entry="counts", knocker=knocker, deadwood=(counts[0], counts[1]), gin=gin)
+    return HandEntry(entry="counts", knocker=knocker, deadwood=(counts[0], counts[1]), gin=gin,
+                     upcard=parse_upcard(upcard_text, rules))
 
 
 # ---------------------------------------------------------------- scoring through the engine
@@ -210,36 +216,24 @@ def engine_result(entry: HandEntry, rules: Rules):
     """The engine's HandResult for an entered hand (ValueError for an impossible hand)."""
     import engine
     if entry.entry == "cards":
-        knocker_cards = entry.cards[entry.knocker]
-        defender_cards = entry.cards[1 - entry.knocker]
-        return engine.score_hand(knocker_cards, defender_cards, rules, upcard=entry.upcard)
+        return engine.score_hand(entry.cards[entry.knocker], entry.cards[1 - entry.knocker], rules,
+                                 upcard=entry.upcard, knocker=entry.knocker)
     if entry.entry == "counts":
         return engine.score_counts(entry.deadwood[entry.knocker], entry.deadwood[1 - entry.knocker], rules,
-                                   gin=entry.gin)
+                                   gin=entry.gin, upcard=entry.upcard, knocker=entry.knocker)
     return engine.void_hand()
 
 
-def _winner_index(result, knocker: int | None) -> int | None:
-    winner = getattr(result, "winner", None)
-    if winner in (None, "none") or knocker is None:
-        return None
-    if winner == "knocker":
-        return knocker
-    if winner == "defender":
-        return 1 - knocker
-    return int(winner)
-
-
 def _explanation_lines(result) -> tuple[str, ...]:
-    text = getattr(result, "explanation", "") or ""
-    if isinstance(text, (list, tuple)):
-        return tuple(str(line) for line in text)
-    return tuple(line.strip() for line in str(text).splitlines() if line.strip())
+    """The engine's explanation, one sentence a line."""
+    import re
+    text = str(result.explanation or "")
+    return tuple(part.strip() for part in re.split(r"(?<=[.:])\s+(?=[A-Z])", text) if part.strip())
 
 
 def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
-    winner = _winner_index(result, entry.knocker)
-    kind = "void" if entry.entry == "void" else str(result.kind)
+    winner = result.winner
+    kind = str(result.kind).replace("_", " ")
     points = int(getattr(result, "points", 0) or 0)
     if kind == "void":
         summary = "Void hand: nobody scores."

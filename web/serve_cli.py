@@ -18,7 +18,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--camera", metavar="SRC",
                         help="webcam over the table: a device index (0), a stream URL or a video file")
     parser.add_argument("--pin", help="table PIN a browser must enter once before changing anything")
-    parser.add_argument("--model", metavar="PATH", help="detector weights (default: the shipped model)")
+    parser.add_argument("--model", metavar="DIR", help="models folder with the detector (default: the shipped models/)")
     parser.set_defaults(run=run_serve)
 
 
@@ -44,8 +44,8 @@ def serve_config(args: argparse.Namespace) -> dict:
         config["DATABASE"] = args.db
     if args.model:
         import os
-        if not os.path.exists(args.model):
-            raise FileNotFoundError(f"--model {args.model}: no such file")
+        if not os.path.isdir(args.model):
+            raise FileNotFoundError(f"--model {args.model}: no such folder")
     if args.host in ("0.0.0.0", "::"):
         config["LAN_URL"] = f"http://{lan_address()}:{args.port}/"
     return config
