@@ -81,7 +81,7 @@ def get_game(game_id: int):
 @bp.post("/games/<int:game_id>/photo")
 def photo(game_id: int):
     """Multipart field "photo": read the cards; returns the reading and a photo_id for /hands."""
-    from .hands import reading_to_dict, store_photo_for_review
+    from .hands import photo_error_status, store_photo_for_review
     import json
     game = game_or_404(game_id)
     upload = request.files.get("photo")
@@ -90,7 +90,7 @@ def photo(game_id: int):
     try:
         photo_id = store_photo_for_review(game, upload.read(), "api")
     except ImageError as error:
-        return api_error(str(error), 422 if "cards" in str(error) else 400)
+        return api_error(str(error), photo_error_status(error))
     reading = json.loads(store.get_photo(photo_id)["reading_json"])
     return jsonify(photo_id=photo_id, reading=reading), 201
 
@@ -132,7 +132,10 @@ def add_hand(game_id: int):
         result = scoring.score_entry(entry, rules, players)
     except ValueError as error:
         return api_error(str(error))
-    save_hand(game, entry, replace, photo)
+    try:
+        save_hand(game, entry, replace, photo)
+    except ValueError as error:
+        return api_error(str(error), 409)
     return jsonify(hand=result.to_dict(), sheet=sheet_json(store.get_game(game_id))), 201
 
 

@@ -161,11 +161,11 @@ def still():
 @bp.route("/games/<int:game_id>/camera/capture", methods=("POST",))
 def capture(game_id: int):
     """Take the current frame as the hand's photo and go to the review page."""
-    from .hands import _sheet_context, store_photo_for_review
+    from .hands import _sheet_context, photo_error_status, store_photo_for_review
     game = load_game_or_404(game_id)
     feed = feed_for(require_source())
     try:
         photo_id = store_photo_for_review(game, encode_jpeg(feed.read_frame()), "webcam")
     except ImageError as error:
-        return render_template("sheet.html", **_sheet_context(game), photo_error=str(error)), 400
+        return render_template("sheet.html", **_sheet_context(game), photo_error=str(error)), photo_error_status(error)
     return redirect(url_for("hands.review_photo", game_id=game_id, photo_id=photo_id))

@@ -45,6 +45,12 @@ def _lan_qr_svg() -> str | None:
     return segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
 
 
+def spreadsheet_safe(value: object) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula (names may start with = + - @)."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def parse_new_game_form(form) -> tuple[tuple[str, str], str, int]:
     """Players, rules JSON and target from the new-game form; ValueError says what to fix."""
     players = tuple(" ".join(form.get(f"player{i}", "").split()) for i in (0, 1))
@@ -156,12 +162,13 @@ def export_csv(game_id: int):
     sheet = sheet_for(game)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["hand", "knocker", "kind", "winner", "points",
-                     f"{sheet.players[0]} total", f"{sheet.players[1]} total",
-                     f"{sheet.players[0]} cards", f"{sheet.players[1]} cards"])
+    names = [spreadsheet_safe(name) for name in sheet.players]
+    writer.writerow(["hand", "knocker", "kind", "winner", "points", f"{names[0]} total", f"{names[1]} total",
+                     f"{names[0]} cards", f"{names[1]} cards"])
     for row in sheet.rows:
-        writer.writerow([row.position, row.knocker_name or "", row.kind, row.winner_name or "", row.points,
-                         row.totals[0], row.totals[1], " ".join(row.cards[0]), " ".join(row.cards[1])])
+        writer.writerow([row.position, spreadsheet_safe(row.knocker_name or ""), row.kind,
+                         spreadsheet_safe(row.winner_name or ""), row.points, row.totals[0], row.totals[1],
+                         " ".join(row.cards[0]), " ".join(row.cards[1])])
     if sheet.reckoning:
         writer.writerow([])
         for line in sheet.reckoning:

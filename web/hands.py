@@ -62,8 +62,15 @@ def upload_photo(game_id: int):
     try:
         photo_id = store_photo_for_review(game, upload.read(), "upload", replace)
     except ImageError as error:
-        return render_template("sheet.html", **_sheet_context(game), photo_error=str(error)), 400
+        return render_template("sheet.html", **_sheet_context(game), photo_error=str(error)), photo_error_status(error)
     return redirect(url_for("hands.review_photo", game_id=game_id, photo_id=photo_id))
+
+
+def photo_error_status(error: ImageError) -> int:
+    """503 when the server has no model, 422 for a photo without a showdown in it, else 400."""
+    if isinstance(error, recognition.RecognitionUnavailable):
+        return 503
+    return 422 if isinstance(error, recognition.ReadingError) else 400
 
 
 def _sheet_context(game) -> dict:
@@ -171,7 +178,10 @@ def review(game_id: int):
         return render_review(game, **context, error=str(error), status=400)
     if request.form.get("action") != "confirm":
         return render_review(game, **context, result=result)
-    save_hand(game, entry, replace, photo)
+    try:
+        save_hand(game, entry, replace, photo)
+    except ValueError as error:
+        return render_review(game, **context, error=str(error), status=409)
     flash(f"Hand saved: {result.summary}")
     return redirect(url_for("games.sheet", game_id=game_id))
 
@@ -222,7 +232,11 @@ def counts(game_id: int):
         flash(str(error))
         return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=replace,
                                needs_upcard=scoring.needs_upcard(rules), form=request.form), 400
-    save_hand(game, entry, replace)
+    try:
+        save_hand(game, entry, replace)
+    except ValueError as error:
+        flash(str(error))
+        return redirect(url_for("games.sheet", game_id=game_id)), 303
     flash(f"Hand saved: {result.summary}")
     return redirect(url_for("games.sheet", game_id=game_id))
 
@@ -231,7 +245,11 @@ def counts(game_id: int):
 def void(game_id: int):
     """The stock ran out: nobody scores, the same dealer deals again."""
     game = load_game_or_404(game_id)
-    save_hand(game, store.HandEntry(entry="void"), replace_position_arg(game_id))
+    try:
+        save_hand(game, store.HandEntry(entry="void"), replace_position_arg(game_id))
+    except ValueError as error:
+        flash(str(error))
+        return redirect(url_for("games.sheet", game_id=game_id)), 303
     flash("Void hand recorded: nobody scores, the same dealer deals again.")
     return redirect(url_for("games.sheet", game_id=game_id))
 

@@ -73,21 +73,34 @@ def _detector(model_dir: str | None):
     return load_detector(model_dir)
 
 
+class RecognitionUnavailable(ImageError):
+    """No detector model is installed: photos cannot be read (manual entry still works)."""
+
+
 def recognise_photo(data: bytes, model_dir: str | None = None) -> PhotoReading:
     """Read the cards in a photo with the shipped model (or the one in ``model_dir``); one call at a time."""
+    from vision.detector import ModelError
     from vision.recognise import read_photo
     with MODEL_LOCK:
-        return read_photo(data, detector=_detector(model_dir))
+        try:
+            return read_photo(data, detector=_detector(model_dir))
+        except ModelError as error:
+            raise RecognitionUnavailable(f"Photos cannot be read on this server: {error} "
+                                         "Enter the hand by hand meanwhile.") from error
+
+
+class ReadingError(ImageError):
+    """The photo was read but cannot be one showdown (no cards, far too many)."""
 
 
 def check_reading(reading: PhotoReading) -> None:
     """Refuse readings that cannot be one showdown, with a message that says what to retake."""
     count = len(reading.cards)
     if count == 0:
-        raise ImageError("No cards were found in the photo. Spread both hands face up, in good light, "
+        raise ReadingError("No cards were found in the photo. Spread both hands face up, in good light, "
                          "with the corner indices visible, and take it again from above.")
     if count > MOST_CARDS_IN_A_SHOWDOWN:
-        raise ImageError(f"{count} cards were found, more than two hands can hold (10 each, 11 for big gin). "
+        raise ReadingError(f"{count} cards were found, more than two hands can hold (10 each, 11 for big gin). "
                          "Photograph only the two spread hands, or enter the hand by hand.")
 
 

@@ -313,7 +313,10 @@ class Sheet:
 
 
 def build_sheet(game, hands: list[HandEntry]) -> Sheet:
-    """Replay the stored hands through the engine's Game: totals, boxes, dealer, reckoning."""
+    """Replay the stored hands through the engine's Game: totals, boxes, dealer, reckoning.
+
+    ValueError when the hands cannot be one game (a hand after the game ended).
+    """
     from engine import Game
     players = (game["player0"], game["player1"])
     rules = rules_from_json(game["rules_json"])
@@ -321,30 +324,47 @@ def build_sheet(game, hands: list[HandEntry]) -> Sheet:
     rows = []
     for position, entry in enumerate(hands, start=1):
         result = engine_result(entry, rules)
-        if entry.entry == "void":
-            engine_game.void_hand()
-        else:
-            engine_game.add_hand(result, knocker=entry.knocker)
+        try:
+            engine_game.add_hand(result)
+        except ValueError as error:
+            raise ValueError(f"Hand {position} cannot be added: the game is over ({error}).") from None
+        columns = engine_game.scores
         view = view_of(result, entry, players)
-        totals = tuple(engine_game.totals)
-        hollywood = tuple(tuple(column) for column in getattr(engine_game, "hollywood_totals", ()) or ())
         rows.append(SheetRow(position, entry.entry, view.kind,
                              players[entry.knocker] if entry.knocker is not None else None,
                              players[view.winner] if view.winner is not None else None, view.points,
-                             (int(totals[0]), int(totals[1])), entry.cards, view.explanation, hollywood))
+                             (columns[0].totals[0], columns[0].totals[1]), entry.cards, view.explanation,
+                             tuple((c.totals[0], c.totals[1]) for c in columns) if len(columns) > 1 else ()))
     return _sheet_from_game(engine_game, players, rules, tuple(rows))
 
 
+def _column_reckoning(column, players, prefix: str = "") -> list[ReckoningLine]:
+    lines = [ReckoningLine(f"{prefix}Points", (column.hand_points[0], column.hand_points[1]))]
+    lines.append(ReckoningLine(f"{prefix}Game bonus" + (" (shutout)" if column.shutout else ""),
+                               (column.game_bonus[0], column.game_bonus[1])))
+    lines.append(ReckoningLine(f"{prefix}Boxes ({column.boxes[0]} v {column.boxes[1]})",
+                               (column.box_bonus[0], column.box_bonus[1])))
+    lines.append(ReckoningLine(f"{prefix}Final", (column.final[0], column.final[1])))
+    return lines
+
+
 def _sheet_from_game(engine_game, players, rules: Rules, rows: tuple[SheetRow, ...]) -> Sheet:
-    totals = tuple(int(t) for t in engine_game.totals)
-    boxes = tuple(int(b) for b in engine_game.boxes)
-    over = bool(engine_game.game_over)
-    winner = None
-    reckoning: tuple[ReckoningLine, ...] = ()
+    columns = engine_game.scores
+    over = engine_game.is_over
+    reckoning: list[ReckoningLine] = []
     if over:
-        final = engine_game.final_reckoning()
-        winner = final.winner
-        reckoning = tuple(ReckoningLine(label, (int(a), int(b))) for label, (a, b) in final.lines)
-    return Sheet(players, rows, (totals[0], totals[1]), (boxes[0], boxes[1]), int(engine_game.next_dealer), over,
-                 winner, reckoning, rules_summary(rules), (),
+        if len(columns) == 1:
+            reckoning = _column_reckoning(columns[0], players)
+        else:
+            for column in columns:
+                reckoning.append(ReckoningLine(f"Game {column.number} final"
+                                               + (" (shutout)" if column.shutout else ""),
+                                               (column.final[0], column.final[1])))
+            final = engine_game.final_scores
+            reckoning.append(ReckoningLine("Grand total", (final[0], final[1])))
+    hollywood = tuple(HollywoodColumn((c.totals[0], c.totals[1]), c.over, c.winner)
+                      for c in columns) if len(columns) > 1 else ()
+    totals, boxes = engine_game.totals, engine_game.boxes
+    return Sheet(players, rows, (totals[0], totals[1]), (boxes[0], boxes[1]), engine_game.dealer, over,
+                 engine_game.winner if over else None, tuple(reckoning), rules_summary(rules), hollywood,
                  tuple(row.totals for row in rows))
