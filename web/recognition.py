@@ -40,8 +40,12 @@ def check_image(data: bytes, max_pixels: int) -> CheckedImage:
         pillow_heif.register_heif_opener()
     except ImportError:  # HEIC is optional; the other formats still work
         pass
+    import warnings
     try:
-        with Image.open(io.BytesIO(data)) as probe:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own limit is checked below
+            probe = Image.open(io.BytesIO(data))
+        with probe:
             width, height = probe.size
             format_name = probe.format or ""
             if width * height > max_pixels:
