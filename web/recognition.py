@@ -89,7 +89,7 @@ def recognise_photo(data: bytes, model_dir: str | None = None) -> PhotoReading:
         try:
             return read_photo(data, detector=_detector(model_dir))
         except ModelError as error:
-            raise RecognitionUnavailable(f"Photos cannot be read on this server: {error} "
+            raise RecognitionUnavailable(f"Photos cannot be read on this server: {str(error).rstrip('.')}. "
                                          "Enter the hand by hand meanwhile.") from error
 
 

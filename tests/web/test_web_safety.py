@@ -26,6 +26,10 @@ def test_forms_without_the_csrf_token_are_refused(csrf_client):
     ok = csrf_client.post("/games/new", data={"player0": "Ann", "player1": "Bob", "preset": "standard",
                                              "csrf_token": token})
     assert ok.status_code == 302
+    # the API needs no token but a header no other site can send without a CORS preflight
+    api = csrf_client.post("/api/games", json={"players": ["Cat", "Dan"]}, headers={"X-Requested-With": "t"})
+    assert api.status_code == 201
+    assert csrf_client.post("/api/games", json={"players": ["Cat", "Dan"]}).status_code == 400
 
 
 def test_table_pin_is_needed_once_before_changes(tmp_path):
