@@ -81,14 +81,16 @@ def new_game():
         except ValueError as error:
             flash(str(error))
             return render_template("new_game.html", fields=scoring.rule_fields(request.form),
-                                   presets=scoring.preset_names(), form=request.form), 400
+                                   presets=scoring.preset_names(), form=request.form,
+                                   preset_target=scoring.preset_target(request.form.get("preset"))), 400
         first_dealer = 1 if request.form.get("first_dealer") == "1" else 0
         with transaction() as connection:
             game_id = store.insert_game(connection, players, rules_json, target, first_dealer)
         return redirect(url_for("games.sheet", game_id=game_id))
     preset = request.args.get("preset", "standard")
     return render_template("new_game.html", fields=scoring.rule_fields({"preset": preset}),
-                           presets=scoring.preset_names(), form={"preset": preset})
+                           presets=scoring.preset_names(), form={"preset": preset},
+                           preset_target=scoring.preset_target(preset))
 
 
 @bp.route("/games/<int:game_id>")

@@ -98,6 +98,11 @@ def rules_from_form(form) -> Rules:
         raise ValueError(f"Rules: {error}.") from None
 
 
+def preset_target(preset: str | None) -> int:
+    """The target of a named preset (the standard one for an unknown name)."""
+    return (Rules.presets().get(preset or "standard") or Rules()).target
+
+
 def default_target(rules: Rules) -> int:
     return rules.target
 

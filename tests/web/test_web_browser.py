@@ -154,7 +154,8 @@ def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
     shot(page, "sheet-final")
     game_url = page.url
 
-    server.stop()
+    output = server.stop()
+    assert f"score sheet at http://127.0.0.1:{server.port}/" in output
     server.start()
     page.goto(game_url)
     assert totals(page) == (125, 0) and page.is_visible("#reckoning")
