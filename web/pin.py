@@ -29,6 +29,10 @@ def require_pin_for_changes():
         return None
     message = "This table has a PIN: enter it once on this device before changing anything."
     if request.path.startswith("/api/"):
+        header = request.headers.get("X-Table-Pin", "")
+        if header and hmac.compare_digest(header.strip().encode(), str(current_app.config["PIN"]).encode()):
+            return None
+        message = "This table has a PIN: send it in the X-Table-Pin header."
         return jsonify(error=message), 403
     flash(message)
     return redirect(url_for("pin.enter", next=request.referrer or url_for("games.index")))

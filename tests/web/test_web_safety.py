@@ -41,13 +41,16 @@ def test_table_pin_is_needed_once_before_changes(tmp_path):
     assert refused.status_code == 302 and "/pin" in refused.headers["Location"]
     api = client.post("/api/games", json={"players": ["Ann", "Bob"]}, headers={"X-Requested-With": "t"})
     assert api.status_code == 403
+    with_pin = client.post("/api/games", json={"players": ["Ann", "Bob"]},
+                           headers={"X-Requested-With": "t", "X-Table-Pin": "4321"})
+    assert with_pin.status_code == 201
     wrong = client.post("/pin", data={"pin": "0000"})
     assert wrong.status_code == 403 and b"wrong" in wrong.data
     assert client.post("/pin", data={"pin": "4321", "next": "https://evil.example/x"}).headers["Location"] == "/"
-    assert new_game(client) == 1
+    assert new_game(client) == 2
     other_browser = app.test_client()
-    assert other_browser.post("/games/1/hands/void").status_code == 302
-    assert client.get("/games/1").data.count(b">void<") == 0
+    assert other_browser.post("/games/2/hands/void").status_code == 302
+    assert client.get("/games/2").data.count(b">void<") == 0
 
 
 def test_a_crash_while_scoring_leaves_the_sheet_as_it_was(app, client, monkeypatch):
