@@ -118,48 +118,55 @@ def knocker_hand_index(knocker: str | None, split_axis: str) -> int:
     return sides.index(knocker)
 
 
+def score_reading(reading, knocker: str | None = None, rules_name: str | None = None, upcard: str | None = None):
+    """Score a recognised showdown with the engine: (knocker's cards, defender's cards, HandResult).
+
+    Raises ``ValueError`` saying what to do when the photo does not hold two spreads the engine can score.
+    """
+    from engine import Rules, score_hand
+
+    rules = Rules.preset(rules_name or "standard")
+    knocker_index = knocker_hand_index(knocker, reading.split_axis)
+    knocker_cards = list(reading.hands[knocker_index])
+    defender_cards = list(reading.hands[1 - knocker_index])
+    if not knocker_cards or not defender_cards:
+        raise ValueError(f"found {len(reading.cards)} cards but not two spreads ({len(knocker_cards)} and "
+                         f"{len(defender_cards)} cards); photograph both spreads, apart, with every corner "
+                         f"index visible")
+    try:
+        result = score_hand(knocker_cards, defender_cards, rules, upcard)
+    except ValueError as error:
+        raise ValueError(f"{error} (read: knocker {' '.join(knocker_cards)} | defender {' '.join(defender_cards)}); "
+                         f"retake the photo with every corner index visible, or enter the hand by hand") from None
+    return knocker_cards, defender_cards, result
+
+
 def run_score(args: argparse.Namespace) -> int:
     """``ginscore score``: recognise a showdown photo and score it with the engine."""
     from vision.detector import load_detector
     from vision.recognise import read_photo
 
     _check_model_options(args)
-    try:
-        import engine
-        score_hand = engine.score_hand
-    except (ImportError, AttributeError):
-        raise ValueError("the rules engine (engine.score_hand) is not installed in this checkout") from None
     reading = read_photo(args.photo, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf)
-    knocker_index = knocker_hand_index(args.knocker, reading.split_axis)
-    knocker_cards = list(reading.hands[knocker_index])
-    defender_cards = list(reading.hands[1 - knocker_index])
-    if not knocker_cards or not defender_cards:
-        raise ValueError(f"{args.photo}: found {len(reading.cards)} cards but not two spreads "
-                         f"({len(knocker_cards)} and {len(defender_cards)} cards); photograph both spreads, "
-                         f"apart, with every corner index visible")
     for text in reading.conflicts:
         print(f"warning: {text}", file=sys.stderr)
     if reading.split_confidence < UNSURE_SPLIT:
         print(f"warning: the two spreads are not clearly apart (split confidence {reading.split_confidence:.2f}); "
               f"check which cards belong to whom", file=sys.stderr)
-    result = score_hand(knocker_cards, defender_cards, args.rules, args.upcard)
+    try:
+        knocker_cards, defender_cards, result = score_reading(reading, args.knocker, args.rules, args.upcard)
+    except ValueError as error:
+        raise ValueError(f"{args.photo}: {error}") from None
     if args.json:
         print(json.dumps({"image": args.photo, **reading.to_json(), "knocker": knocker_cards,
-                          "defender": defender_cards, "result": _jsonable(result)}, indent=1))
+                          "defender": defender_cards, "result": result.to_dict()}, indent=1))
         return 0
-    first, second = ("top", "bottom") if reading.split_axis == "horizontal" else ("left", "right")
-    sides = (first, second)
+    sides = ("top", "bottom") if reading.split_axis == "horizontal" else ("left", "right")
+    knocker_index = knocker_hand_index(args.knocker, reading.split_axis)
     print(f"knocker ({sides[knocker_index]}): {' '.join(knocker_cards)}")
     print(f"defender ({sides[1 - knocker_index]}): {' '.join(defender_cards)}")
-    print(result)
+    print(result.explanation)
     return 0
-
-
-def _jsonable(value):
-    for method in ("to_json", "to_dict", "as_dict"):
-        if hasattr(value, method):
-            return getattr(value, method)()
-    return str(value)
 
 
 def run_eval(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ decodes a huge photo at full size when the detector needs less: JPEGs are decode
 from __future__ import annotations
 
 import io
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,7 +80,7 @@ def decode_image(source: PhotoSource, max_side: int | None = None, name: str = "
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # MAX_PIXELS is checked below
-            image = Image.open(io.BytesIO(data))
+            image = _pillow_open()(io.BytesIO(data))
     except Image.DecompressionBombError as error:
         raise ImageError(f"{name}: too many pixels to be a photo ({error}); "
                          f"send a photo of at most {MAX_PIXELS // 1_000_000} megapixels") from None
@@ -88,6 +89,13 @@ def decode_image(source: PhotoSource, max_side: int | None = None, name: str = "
     except Exception as error:  # noqa: BLE001 - any decoder failure is the file's fault
         raise ImageError(f"{name}: cannot read this image ({error}); send a JPEG, PNG, WebP or HEIC photo") from None
     return _decode_pil(image, max_side, name)
+
+
+def _pillow_open():
+    """Pillow's own ``Image.open``: ultralytics replaces it with one that tries to install a package
+    when Pillow cannot identify a file, which must never happen here."""
+    patches = sys.modules.get("ultralytics.utils.patches")
+    return getattr(patches, "_image_open", Image.open) if patches is not None else Image.open
 
 
 def _decode_pil(image: Image.Image, max_side: int | None, name: str) -> DecodedImage:

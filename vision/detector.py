@@ -126,6 +126,8 @@ class CardIndexDetector:
     """A loaded card-index model (detector, and classifier in the two-stage layout)."""
 
     def __init__(self, settings: ModelSettings) -> None:
+        os.environ.setdefault("YOLO_AUTOINSTALL", "false")  # never install packages at run time
+        os.environ.setdefault("YOLO_OFFLINE", "1")          # nor reach the network
         from ultralytics import YOLO
 
         use_all_cores()
