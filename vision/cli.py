@@ -1,6 +1,183 @@
-"""Sub-commands of ``ginscore`` for this part (see web/cli.py)."""
+"""Sub-commands of ``ginscore`` for this part (see web/cli.py): ``detect``, ``score`` and ``eval``.
+
+Heavy imports (ultralytics, torch, OpenCV) happen inside the command functions only.
+"""
+from __future__ import annotations
+
 import argparse
+import json
+import sys
+from pathlib import Path
+
+KNOCKER_SIDES = ("top", "bottom", "left", "right")
+UNSURE_SPLIT = 0.3  # below this split confidence the commands warn that the hands may be mixed up
 
 
 def add_commands(commands: "argparse._SubParsersAction") -> None:
     """Register this part's sub-commands on the ``ginscore`` parser."""
+    detect = commands.add_parser("detect", help="read the cards in photos (and split them into two hands)",
+                                 description="Detect the cards in each photo and split them into the two spreads.")
+    detect.add_argument("photos", nargs="+", metavar="PHOTO", help="JPEG, PNG, WebP or HEIC photo")
+    detect.add_argument("--json", action="store_true", help="print a JSON list, one object per photo")
+    detect.add_argument("--save-annotated", metavar="DIR", type=Path,
+                        help="write each photo with its boxes, codes and confidences drawn into DIR")
+    detect.add_argument("--single", action="store_true", help="each photo shows ONE player's spread")
+    _add_model_options(detect)
+    detect.set_defaults(run=run_detect)
+
+    score = commands.add_parser("score", help="read a showdown photo and score the hand",
+                                description="Recognise both spreads in one photo and score the hand with the rules engine.")
+    score.add_argument("photo", metavar="PHOTO")
+    score.add_argument("--knocker", choices=KNOCKER_SIDES,
+                       help="where the knocker's spread lies in the photo (default: the top or left spread)")
+    score.add_argument("--rules", metavar="NAME", help="rules variant (default: the engine's standard rules)")
+    score.add_argument("--upcard", metavar="C", help="the first upcard (used by variants such as Oklahoma)")
+    score.add_argument("--json", action="store_true", help="print the reading and the result as JSON")
+    _add_model_options(score)
+    score.set_defaults(run=run_score)
+
+    evaluate = commands.add_parser("eval", help="measure the recogniser on labelled photos",
+                                   description="Card-level recall/precision, photos read exactly, box mAP50, "
+                                               "class-agnostic box recall and the most confused cards on a folder "
+                                               "with images/, labels/ (YOLO txt) and classes.txt.")
+    evaluate.add_argument("folder", metavar="DIR", type=Path)
+    evaluate.add_argument("--save-annotated", metavar="OUT", type=Path,
+                          help="write each photo with the reading (and the labels in green) into OUT")
+    evaluate.add_argument("--json", action="store_true", help="print the full result as JSON")
+    _add_model_options(evaluate)
+    evaluate.set_defaults(run=run_eval)
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--imgsz", type=int, help="detector input size in pixels (default: models/model.json, else 1024)")
+    parser.add_argument("--conf", type=float, help="lowest confidence kept (default: models/model.json, else 0.25)")
+    parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the model files (default: models/)")
+
+
+def _check_model_options(args: argparse.Namespace) -> None:
+    if args.imgsz is not None and not 32 <= args.imgsz <= 4096:
+        raise ValueError(f"--imgsz {args.imgsz} is out of range; use 32 to 4096 (e.g. 1024)")
+    if args.conf is not None and not 0.0 <= args.conf <= 1.0:
+        raise ValueError(f"--conf {args.conf} is out of range; use 0 to 1 (e.g. 0.25)")
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    """``ginscore detect``: print the cards and hands of each photo; exit 2 if a photo could not be read."""
+    from vision.annotate import save_annotated
+    from vision.detector import load_detector
+    from vision.reading import ImageError
+    from vision.recognise import recognise
+
+    _check_model_options(args)
+    detector = load_detector(args.models)
+    results, failures = [], 0
+    for photo in args.photos:
+        try:
+            recognition = recognise(photo, detector=detector, imgsz=args.imgsz, conf=args.conf,
+                                    single_spread=args.single, name=photo)
+        except ImageError as error:
+            print(f"ginscore detect: error: {error}", file=sys.stderr)
+            failures += 1
+            continue
+        reading = recognition.reading
+        if args.save_annotated:
+            save_annotated(args.save_annotated / f"{Path(photo).stem}.jpg", recognition.image.pixels, reading,
+                           recognition.image.to_original)
+        if args.json:
+            results.append({"image": photo, **reading.to_json()})
+        else:
+            print(_describe(photo, reading))
+    if args.json:
+        print(json.dumps(results, indent=1))
+    return 2 if failures else 0
+
+
+def _describe(photo: str, reading) -> str:
+    first, second = ("top", "bottom") if reading.split_axis == "horizontal" else ("left", "right")
+    lines = [f"{photo}: {len(reading.cards)} cards"]
+    lines.append("  cards: " + " ".join(f"{card.card}({card.confidence:.2f})" for card in reading.cards))
+    lines.append(f"  hand 1 ({first}): {' '.join(reading.hands[0]) or '-'}")
+    lines.append(f"  hand 2 ({second}): {' '.join(reading.hands[1]) or '-'}")
+    lines.append(f"  split: {reading.split_axis}, confidence {reading.split_confidence:.2f}")
+    lines += [f"  conflict: {text}" for text in reading.conflicts]
+    return "\n".join(lines)
+
+
+def knocker_hand_index(knocker: str | None, split_axis: str) -> int:
+    """Which of the two hands (0 = top/left, 1 = bottom/right) is the knocker's.
+
+    >>> knocker_hand_index("bottom", "horizontal"), knocker_hand_index(None, "vertical")
+    (1, 0)
+    """
+    if knocker is None:
+        return 0
+    sides = ("top", "bottom") if split_axis == "horizontal" else ("left", "right")
+    if knocker not in sides:
+        raise ValueError(f"--knocker {knocker}: the spreads in this photo lie {sides[0]} and {sides[1]}; "
+                         f"use --knocker {sides[0]} or --knocker {sides[1]}")
+    return sides.index(knocker)
+
+
+def score_reading(reading, knocker: str | None = None, rules_name: str | None = None, upcard: str | None = None):
+    """Score a recognised showdown with the engine: (knocker's cards, defender's cards, HandResult).
+
+    Raises ``ValueError`` saying what to do when the photo does not hold two spreads the engine can score.
+    """
+    from engine import Rules, score_hand
+
+    rules = Rules.preset(rules_name or "standard")
+    knocker_index = knocker_hand_index(knocker, reading.split_axis)
+    knocker_cards = list(reading.hands[knocker_index])
+    defender_cards = list(reading.hands[1 - knocker_index])
+    if not knocker_cards or not defender_cards:
+        raise ValueError(f"found {len(reading.cards)} cards but not two spreads ({len(knocker_cards)} and "
+                         f"{len(defender_cards)} cards); photograph both spreads, apart, with every corner "
+                         f"index visible")
+    try:
+        result = score_hand(knocker_cards, defender_cards, rules, upcard)
+    except ValueError as error:
+        raise ValueError(f"{error} (read: knocker {' '.join(knocker_cards)} | defender {' '.join(defender_cards)}); "
+                         f"retake the photo with every corner index visible, or enter the hand by hand") from None
+    return knocker_cards, defender_cards, result
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """``ginscore score``: recognise a showdown photo and score it with the engine."""
+    from vision.detector import load_detector
+    from vision.recognise import read_photo
+
+    _check_model_options(args)
+    reading = read_photo(args.photo, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf)
+    for text in reading.conflicts:
+        print(f"warning: {text}", file=sys.stderr)
+    if reading.split_confidence < UNSURE_SPLIT:
+        print(f"warning: the two spreads are not clearly apart (split confidence {reading.split_confidence:.2f}); "
+              f"check which cards belong to whom", file=sys.stderr)
+    try:
+        knocker_cards, defender_cards, result = score_reading(reading, args.knocker, args.rules, args.upcard)
+    except ValueError as error:
+        raise ValueError(f"{args.photo}: {error}") from None
+    if args.json:
+        print(json.dumps({"image": args.photo, **reading.to_json(), "knocker": knocker_cards,
+                          "defender": defender_cards, "result": result.to_dict()}, indent=1))
+        return 0
+    sides = ("top", "bottom") if reading.split_axis == "horizontal" else ("left", "right")
+    knocker_index = knocker_hand_index(args.knocker, reading.split_axis)
+    print(f"knocker ({sides[knocker_index]}): {' '.join(knocker_cards)}")
+    print(f"defender ({sides[1 - knocker_index]}): {' '.join(defender_cards)}")
+    print(result.explanation)
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """``ginscore eval``: measure on a labelled folder and print per-photo and total numbers."""
+    from vision.detector import load_detector
+    from vision.evaluate import evaluate_folder, format_report
+
+    _check_model_options(args)
+    if not args.folder.is_dir():
+        raise FileNotFoundError(f"{args.folder} is not a folder; give a folder with images/, labels/ and classes.txt")
+    result = evaluate_folder(args.folder, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf,
+                             save_annotated=args.save_annotated)
+    print(json.dumps(result, indent=1) if args.json else format_report(result))
+    return 0

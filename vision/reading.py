@@ -20,6 +20,11 @@ class CardReading:
     confidence: float        # 0..1
     boxes: tuple[Box, ...]   # the corner indices that showed this card
 
+    def to_json(self) -> dict:
+        """``{"card", "confidence", "boxes"}`` with plain lists and rounded numbers."""
+        return {"card": self.card, "confidence": round(self.confidence, 4),
+                "boxes": [[round(v, 1) for v in box] for box in self.boxes]}
+
 
 @dataclass(frozen=True)
 class PhotoReading:
@@ -29,3 +34,18 @@ class PhotoReading:
     split_axis: str = "horizontal"                    # "horizontal" = top/bottom, "vertical" = left/right
     split_confidence: float = 0.0                     # 0..1, how clearly the cards fall into two groups
     conflicts: tuple[str, ...] = field(default=())    # e.g. one code seen in two places that cannot be one card
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict: cards with confidences and boxes, the two hands, the split and conflicts."""
+        return {
+            "image_size": list(self.image_size),
+            "cards": [card.to_json() for card in self.cards],
+            "hands": [list(self.hands[0]), list(self.hands[1])],
+            "split_axis": self.split_axis,
+            "split_confidence": round(self.split_confidence, 4),
+            "conflicts": list(self.conflicts),
+        }
+
+    def confidence_of(self, card: str) -> float:
+        """The confidence of one card read in this photo (0 when it was not read)."""
+        return next((reading.confidence for reading in self.cards if reading.card == card), 0.0)

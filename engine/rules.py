@@ -1,0 +1,173 @@
+"""Rule variants (docs/rules.md, "Variants"): one immutable ``Rules`` value with named presets.
+
+>>> Rules().gin_bonus, Rules.preset("pagat").gin_bonus
+(25, 20)
+>>> Rules.from_dict(Rules.preset("oklahoma").to_dict()) == Rules.preset("oklahoma")
+True
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+TIE_RULES = ("undercut", "knocker", "none")
+SHUTOUT_RULES = ("double_game_bonus", "double_total", "double_hand_points", "none")
+NEXT_DEALER_RULES = ("winner", "loser", "alternate")
+OKLAHOMA_ACE_RULES = ("gin", "one")
+
+
+@dataclass(frozen=True)
+class Option:
+    """How the web form shows one rule option."""
+
+    name: str
+    type: str                     # "int", "bool" or "choice"
+    default: Any
+    description: str
+    choices: tuple = ()           # allowed values for "choice"; suggested values for "int"
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["choices"] = list(self.choices)
+        return data
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("gin_bonus", "int", 25, "Bonus for going gin (plus the defender's whole deadwood).",
+           (25, 20), 0, 1000),
+    Option("undercut_bonus", "int", 25, "Bonus to the defender for an undercut.",
+           (25, 20, 10), 0, 1000),
+    Option("tie", "choice", "undercut",
+           "Equal deadwood after lay-offs: undercut, knocker wins 0, or no score.", TIE_RULES),
+    Option("big_gin", "bool", True, "Play big gin: all 11 cards melded without discarding."),
+    Option("big_gin_bonus", "int", 31, "Bonus for big gin (plus the defender's whole deadwood).",
+           (31, 50), 0, 1000),
+    Option("knock_limit", "int", 10, "Most deadwood a player may knock with (not Oklahoma).",
+           (10,), 0, 10),
+    Option("oklahoma", "bool", False,
+           "Oklahoma: the knock limit is the first upcard's value (faces 10)."),
+    Option("oklahoma_ace", "choice", "gin",
+           "Oklahoma with an ace upcard: gin only, or knock with 1.", OKLAHOMA_ACE_RULES),
+    Option("oklahoma_spade_doubles", "bool", False,
+           "Oklahoma: a spade upcard doubles the hand's score."),
+    Option("target", "int", 100, "Points that end the game.", (100, 125, 150, 250), 1, 10000),
+    Option("game_bonus", "int", 100, "Bonus to the player who reaches the target.",
+           (100, 0, 200), 0, 10000),
+    Option("box_bonus", "int", 25, "Bonus per hand won, added at game end (not toward the target).",
+           (25, 20, 0), 0, 1000),
+    Option("shutout", "choice", "double_game_bonus",
+           "Loser scored nothing: double the game bonus, the winner's whole total, or the hand "
+           "points; or no extra.", SHUTOUT_RULES),
+    Option("next_dealer", "choice", "winner", "Who deals the next hand.", NEXT_DEALER_RULES),
+    Option("hollywood", "bool", False,
+           "Hollywood: three games scored at once (1st win in game 1, 2nd in 1-2, then all)."),
+)
+_OPTION_BY_NAME = {option.name: option for option in OPTIONS}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule variant with the defaults of docs/rules.md (the modern majority)."""
+
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    tie: str = "undercut"
+    big_gin: bool = True
+    big_gin_bonus: int = 31
+    knock_limit: int = 10
+    oklahoma: bool = False
+    oklahoma_ace: str = "gin"
+    oklahoma_spade_doubles: bool = False
+    target: int = 100
+    game_bonus: int = 100
+    box_bonus: int = 25
+    shutout: str = "double_game_bonus"
+    next_dealer: str = "winner"
+    hollywood: bool = False
+
+    def __post_init__(self) -> None:
+        for option in OPTIONS:
+            value = getattr(self, option.name)
+            if option.type == "bool":
+                if not isinstance(value, bool):
+                    raise ValueError(f"rule {option.name} must be true or false, got {value!r}")
+            elif option.type == "int":
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"rule {option.name} must be a whole number, got {value!r}")
+                if option.minimum is not None and value < option.minimum or \
+                        option.maximum is not None and value > option.maximum:
+                    raise ValueError(f"rule {option.name} must be between {option.minimum} and "
+                                     f"{option.maximum}, got {value}")
+            elif value not in option.choices:
+                raise ValueError(f"rule {option.name} must be one of {', '.join(option.choices)}, "
+                                 f"got {value!r}")
+
+    # -- presets and the form description --------------------------------------------------
+    @staticmethod
+    def presets() -> dict[str, "Rules"]:
+        """The named presets, by name."""
+        return dict(PRESETS)
+
+    @staticmethod
+    def preset(name: str) -> "Rules":
+        """A named preset (``standard``, ``pagat``, ``oklahoma``, ``hollywood``)."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown rules preset {name!r}: choose one of "
+                             f"{', '.join(PRESETS)}") from None
+
+    @staticmethod
+    def options() -> list[dict]:
+        """Each option's name, type, allowed values, default and one-line description."""
+        return [option.to_dict() for option in OPTIONS]
+
+    def replace(self, **changes: Any) -> "Rules":
+        """A copy with some options changed."""
+        unknown = set(changes) - set(_OPTION_BY_NAME)
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Rules":
+        """Rules from a dict; missing options take their defaults, unknown ones are an error."""
+        unknown = set(data) - set(_OPTION_BY_NAME)
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    def knock_limit_for(self, upcard: "int | None") -> int | None:
+        """The knock limit for this hand; ``None`` means gin only (Oklahoma ace)."""
+        if not self.oklahoma:
+            return self.knock_limit
+        if upcard is None:
+            raise ValueError("Oklahoma rules need the upcard (e.g. --upcard 6h) to know the "
+                             "knock limit")
+        rank = int(upcard) % 13
+        if rank == 0:
+            return None if self.oklahoma_ace == "gin" else 1
+        return min(rank + 1, 10)
+
+    def describe_changes(self) -> str:
+        """The options that differ from the defaults, as ``name=value`` text."""
+        default = Rules()
+        changed = [f"{o.name}={getattr(self, o.name)}" for o in OPTIONS
+                   if getattr(self, o.name) != getattr(default, o.name)]
+        return ", ".join(changed) or "standard"
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    # Pagat's main rules and Bicycle: gin 20, undercut 10, 20 a box, shutout doubles the game
+    # bonus; big gin is not part of them.
+    "pagat": Rules(gin_bonus=20, undercut_bonus=10, box_bonus=20, big_gin=False),
+    # Oklahoma gin (Bicycle): knock limit from the upcard, ace = gin only, spades double; to 150.
+    "oklahoma": Rules(oklahoma=True, oklahoma_spade_doubles=True, target=150),
+    "hollywood": Rules(hollywood=True),
+}

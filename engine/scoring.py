@@ -1,0 +1,410 @@
+"""Scoring one hand: knock, gin, big gin, undercut (and void), with the defender's lay-offs.
+
+>>> result = score_hand("6s 7s 8s 2h 3h 4h Kd Kc Ks 3c", "9s Ts 5d 5h 8c 8d Qh Qd 2c Jc")
+>>> result.kind, result.winner, result.points
+('knock', 0, 50)
+>>> [str(layoff) for layoff in result.layoffs]
+['5h on 2h 3h 4h', '9s on 6s 7s 8s', 'Ts on 6s 7s 8s']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable
+
+from .cards import ALL_CARDS, Card, cards_mask, format_cards, mask_cards, parse_cards
+from .melds import (Arrangement, Meld, _arrangement_from_mask, _min_deadwood_mask,
+                    all_arrangements, best_arrangement)
+from .rules import Rules
+
+KINDS = ("knock", "gin", "big_gin", "undercut", "void")
+KIND_NAMES = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
+              "void": "void hand"}
+
+
+@dataclass(frozen=True)
+class LayOff:
+    """A defender's card laid off onto one of the knocker's melds (as the knocker laid it)."""
+
+    card: Card
+    meld: Meld
+
+    def __str__(self) -> str:
+        return f"{self.card} on {self.meld}"
+
+    def to_dict(self) -> dict:
+        return {"card": str(self.card), "meld": self.meld.to_list()}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "LayOff":
+        return cls(Card(data["card"]), Meld(data["meld"]))
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The outcome of one hand. Players are 0 and 1; ``knocker`` says who knocked.
+
+    ``winner`` is the player who scores ``points`` (``None``: nobody scores). The arrangements
+    are ``None`` for hands entered only as deadwood counts, and for void hands.
+    """
+
+    kind: str
+    knocker: int | None
+    winner: int | None
+    points: int
+    knocker_deadwood: int | None = None
+    defender_deadwood: int | None = None
+    knocker_arrangement: Arrangement | None = None
+    defender_arrangement: Arrangement | None = None
+    layoffs: tuple[LayOff, ...] = ()
+    discard: Card | None = None
+    upcard: Card | None = None
+    doubled: bool = False
+    explanation: str = ""
+
+    @property
+    def defender(self) -> int | None:
+        return None if self.knocker is None else 1 - self.knocker
+
+    @property
+    def is_void(self) -> bool:
+        return self.kind == "void"
+
+    def score_for(self, player: int) -> int:
+        """Signed points: ``+points`` for the winner, ``-points`` for the other player."""
+        if self.winner is None:
+            return 0
+        return self.points if player == self.winner else -self.points
+
+    def with_knocker(self, knocker: int) -> "HandResult":
+        """The same hand with the knocker being the given player (winner follows)."""
+        if self.knocker is None or knocker == self.knocker:
+            return self
+        swap = {0: 1, 1: 0, None: None}
+        data = self.to_dict()
+        data["knocker"] = knocker
+        data["winner"] = swap[self.winner]
+        return HandResult.from_dict(data)
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": self.kind, "knocker": self.knocker, "winner": self.winner,
+            "points": self.points, "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood,
+            "knocker_arrangement": self.knocker_arrangement.to_dict()
+            if self.knocker_arrangement else None,
+            "defender_arrangement": self.defender_arrangement.to_dict()
+            if self.defender_arrangement else None,
+            "layoffs": [layoff.to_dict() for layoff in self.layoffs],
+            "discard": str(self.discard) if self.discard is not None else None,
+            "upcard": str(self.upcard) if self.upcard is not None else None,
+            "doubled": self.doubled, "explanation": self.explanation,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "HandResult":
+        if data.get("kind") not in KINDS:
+            raise ValueError(f"unknown hand kind {data.get('kind')!r}")
+        arrangement = lambda key: Arrangement.from_dict(data[key]) if data.get(key) else None
+        card = lambda key: Card(data[key]) if data.get(key) is not None else None
+        return cls(
+            kind=data["kind"], knocker=data.get("knocker"), winner=data.get("winner"),
+            points=int(data.get("points", 0)), knocker_deadwood=data.get("knocker_deadwood"),
+            defender_deadwood=data.get("defender_deadwood"),
+            knocker_arrangement=arrangement("knocker_arrangement"),
+            defender_arrangement=arrangement("defender_arrangement"),
+            layoffs=tuple(LayOff.from_dict(x) for x in data.get("layoffs", ())),
+            discard=card("discard"), upcard=card("upcard"), doubled=bool(data.get("doubled")),
+            explanation=data.get("explanation", ""))
+
+
+def void_hand() -> HandResult:
+    """The stock ran down to two cards without a knock: nobody scores, the same dealer deals."""
+    return HandResult(kind="void", knocker=None, winner=None, points=0,
+                      explanation="Void hand: the stock ran down to two cards; nobody scores "
+                                  "and the same dealer deals again.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Lay-offs
+
+def _layoff_candidates(knocker_melds: Iterable[Meld], defender_mask: int) -> int:
+    """Mask of the defender's cards that could be laid off in some chain."""
+    candidates = 0
+    for meld in knocker_melds:
+        cards = meld.cards
+        if meld.kind == "set":
+            if len(cards) == 3:
+                rank = cards[0].rank
+                for suit in range(4):
+                    bit = 1 << (suit * 13 + rank)
+                    if defender_mask & bit:
+                        candidates |= bit
+            continue
+        suit = cards[0].suit
+        for step, start in ((1, cards[-1].rank + 1), (-1, cards[0].rank - 1)):
+            rank = start
+            while 0 <= rank < 13 and defender_mask >> (suit * 13 + rank) & 1:
+                candidates |= 1 << (suit * 13 + rank)
+                rank += step
+    return candidates
+
+
+def _assign_layoffs(knocker_melds: tuple[Meld, ...], laid: int) -> list[LayOff] | None:
+    """Which meld each laid-off card joins, in playing order; ``None`` if impossible."""
+    layoffs: list[LayOff] = []
+    remaining = laid
+    # Runs first, chaining outward from the ends one card at a time.
+    for meld in knocker_melds:
+        if meld.kind != "run":
+            continue
+        suit = meld.cards[0].suit
+        for step, start in ((1, meld.cards[-1].rank + 1), (-1, meld.cards[0].rank - 1)):
+            rank = start
+            while 0 <= rank < 13 and remaining >> (suit * 13 + rank) & 1:
+                remaining ^= 1 << (suit * 13 + rank)
+                layoffs.append(LayOff(ALL_CARDS[suit * 13 + rank], meld))
+                rank += step
+    for meld in knocker_melds:
+        if meld.kind == "set" and len(meld.cards) == 3:
+            rank = meld.cards[0].rank
+            for suit in range(4):
+                bit = 1 << (suit * 13 + rank)
+                if remaining & bit:
+                    remaining ^= bit
+                    layoffs.append(LayOff(ALL_CARDS[suit * 13 + rank], meld))
+    return None if remaining else layoffs
+
+
+def legal_layoffs(knocker_melds: Iterable[Meld],
+                  cards: "Iterable[Card | int | str] | str") -> tuple[LayOff, ...] | None:
+    """The lay-offs that put all these cards onto the knocker's melds, or ``None`` if they can't.
+
+    Runs take cards at either end, chained without limit; a 3-card set takes its 4th card.
+
+    >>> [str(x) for x in legal_layoffs([Meld("6s 7s 8s")], "Js Ts 9s")]
+    ['9s on 6s 7s 8s', 'Ts on 6s 7s 8s', 'Js on 6s 7s 8s']
+    >>> legal_layoffs([Meld("6s 7s 8s")], "Js") is None
+    True
+    """
+    layoffs = _assign_layoffs(tuple(knocker_melds), cards_mask(parse_cards(cards)))
+    return None if layoffs is None else tuple(layoffs)
+
+
+@dataclass(frozen=True)
+class _Defence:
+    deadwood: int
+    arrangement: Arrangement
+    layoffs: tuple[LayOff, ...]
+
+
+def best_defence(knocker_melds: Iterable[Meld],
+                 defender_cards: "Iterable[Card | int | str] | str") -> _Defence:
+    """The defender's melds and lay-offs that leave him the least deadwood.
+
+    He may break up his own melds to lay off; among equal results the fewest lay-offs win.
+    """
+    melds = tuple(knocker_melds)
+    defender = parse_cards(defender_cards)
+    defender_mask = cards_mask(defender)
+    candidates = list(mask_cards(_layoff_candidates(melds, defender_mask)))
+    best: tuple | None = None
+    for size in range(len(candidates) + 1):
+        for subset in combinations(candidates, size):
+            laid = cards_mask(subset)
+            deadwood = _min_deadwood_mask(defender_mask & ~laid)
+            if best is not None and deadwood >= best[0]:
+                continue
+            layoffs = _assign_layoffs(melds, laid)
+            if layoffs is None:
+                continue
+            best = (deadwood, laid, layoffs)
+    assert best is not None  # laying off nothing is always possible
+    deadwood, laid, layoffs = best
+    return _Defence(deadwood, _arrangement_from_mask(defender_mask & ~laid), tuple(layoffs))
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+
+def _spade_doubles(rules: Rules, upcard: Card | None) -> bool:
+    return bool(rules.oklahoma and rules.oklahoma_spade_doubles and upcard is not None
+                and upcard.suit == 0)
+
+
+def _limit_text(limit: int | None) -> str:
+    return "gin only (ace upcard)" if limit is None else f"the knock limit of {limit}"
+
+
+def _check_knock(deadwood: int, limit: int | None) -> None:
+    if deadwood and (limit is None or deadwood > limit):
+        raise ValueError(f"cannot knock with {deadwood} deadwood: over {_limit_text(limit)}. "
+                         "Check the cards, or the rules/upcard in use.")
+
+
+def _outcome(knocker_deadwood: int, defender_deadwood: int, kind: str, rules: Rules,
+             knocker: int) -> tuple[str, int | None, int, str]:
+    """(kind, winner, points, explanation) before any doubling."""
+    defender = 1 - knocker
+    if kind in ("gin", "big_gin"):
+        bonus = rules.gin_bonus if kind == "gin" else rules.big_gin_bonus
+        points = bonus + defender_deadwood
+        return kind, knocker, points, (
+            f"{KIND_NAMES[kind].capitalize()}: {bonus} bonus + the defender's "
+            f"{defender_deadwood} deadwood = {points} to the knocker (no lay-offs after gin).")
+    if defender_deadwood > knocker_deadwood:
+        points = defender_deadwood - knocker_deadwood
+        return "knock", knocker, points, (
+            f"Knock: the knocker's {knocker_deadwood} is under the defender's "
+            f"{defender_deadwood}, so the knocker scores {defender_deadwood} - "
+            f"{knocker_deadwood} = {points}.")
+    if defender_deadwood == knocker_deadwood and rules.tie != "undercut":
+        if rules.tie == "knocker":
+            return "knock", knocker, 0, (
+                f"Tie at {knocker_deadwood}: by these rules the knocker wins the hand, "
+                "scoring the difference, 0.")
+        return "knock", None, 0, f"Tie at {knocker_deadwood}: by these rules nobody scores."
+    difference = knocker_deadwood - defender_deadwood
+    points = difference + rules.undercut_bonus
+    relation = "equals" if difference == 0 else "is under"
+    return "undercut", defender, points, (
+        f"Undercut: the defender's {defender_deadwood} {relation} the knocker's "
+        f"{knocker_deadwood}, so the defender scores {difference} + {rules.undercut_bonus} "
+        f"bonus = {points}.")
+
+
+def _finish(kind: str, winner: int | None, points: int, explanation: str, rules: Rules,
+            upcard: Card | None, **fields) -> HandResult:
+    doubled = _spade_doubles(rules, upcard) and points > 0
+    if doubled:
+        points *= 2
+        explanation += f" The spade upcard ({upcard}) doubles it: {points}."
+    return HandResult(kind=kind, winner=winner, points=points, explanation=explanation,
+                      upcard=upcard, doubled=doubled, **fields)
+
+
+def _layoff_text(layoffs: tuple[LayOff, ...]) -> str:
+    if not layoffs:
+        return ""
+    groups: dict[Meld, list[str]] = {}
+    for layoff in layoffs:
+        groups.setdefault(layoff.meld, []).append(str(layoff.card))
+    parts = [f"{' '.join(cards)} on {meld}" for meld, cards in groups.items()]
+    return "The defender lays off " + "; ".join(parts) + ". "
+
+
+def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
+               defender_cards: "Iterable[Card | int | str] | str",
+               rules: Rules | None = None, upcard: "Card | str | None" = None,
+               knocker: int = 0) -> HandResult:
+    """Score a hand from both players' cards.
+
+    ``knocker_cards``: 10 cards (already discarded) or 11 (the best discard is chosen; all 11
+    melded is big gin when the rules play it). ``defender_cards``: 10 cards. The knocker lays
+    the arrangement of least deadwood that leaves him the best score; the defender melds and
+    lays off to leave the least deadwood. Raises ``ValueError`` for a knock over the limit.
+    """
+    rules = rules or Rules()
+    knocker_hand = parse_cards(knocker_cards)
+    defender_hand = parse_cards(defender_cards)
+    up = Card(upcard) if upcard is not None else None
+    if knocker not in (0, 1):
+        raise ValueError(f"knocker must be player 0 or 1, got {knocker!r}")
+    if len(knocker_hand) not in (10, 11):
+        raise ValueError(f"the knocker needs 10 cards (after discarding) or 11, got "
+                         f"{len(knocker_hand)}: {format_cards(knocker_hand)}")
+    if len(defender_hand) != 10:
+        raise ValueError(f"the defender needs 10 cards, got {len(defender_hand)}: "
+                         f"{format_cards(defender_hand)}")
+    shared = set(knocker_hand) & set(defender_hand)
+    if shared:
+        raise ValueError(f"card {format_cards(sorted(shared))} is in both hands")
+    limit = rules.knock_limit_for(up)
+    defender_mask = cards_mask(defender_hand)
+    common = dict(knocker=knocker)
+
+    if len(knocker_hand) == 11 and rules.big_gin and _min_deadwood_mask(
+            cards_mask(knocker_hand)) == 0:
+        defender_best = best_arrangement(defender_hand)
+        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "big_gin",
+                                              rules, knocker)
+        return _finish(kind, winner, points, text, rules, up, knocker_deadwood=0,
+                       defender_deadwood=defender_best.deadwood_count,
+                       knocker_arrangement=best_arrangement(knocker_hand),
+                       defender_arrangement=defender_best, **common)
+
+    # Every (discard, arrangement) of least deadwood the knocker could lay down.
+    options: list[tuple[Card | None, Arrangement]] = []
+    if len(knocker_hand) == 11:
+        mask = cards_mask(knocker_hand)
+        by_discard = {card: _min_deadwood_mask(mask & ~(1 << card)) for card in knocker_hand}
+        least = min(by_discard.values())
+        for card in knocker_hand:
+            if by_discard[card] == least:
+                kept = [c for c in knocker_hand if c != card]
+                options.extend((card, a) for a in all_arrangements(kept))
+    else:
+        options.extend((None, a) for a in all_arrangements(knocker_hand))
+    knocker_deadwood = options[0][1].deadwood_count
+    _check_knock(knocker_deadwood, limit)
+
+    if knocker_deadwood == 0:
+        discard, arrangement = options[0]
+        defender_best = best_arrangement(defender_hand)
+        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "gin", rules,
+                                              knocker)
+        if discard is not None:
+            text = f"Discarding {discard}. " + text
+        return _finish(kind, winner, points, text, rules, up, knocker_deadwood=0,
+                       defender_deadwood=defender_best.deadwood_count,
+                       knocker_arrangement=arrangement, defender_arrangement=defender_best,
+                       discard=discard, **common)
+
+    best = None
+    for discard, arrangement in options:
+        defence = best_defence(arrangement.melds, defender_hand)
+        kind, winner, points, text = _outcome(knocker_deadwood, defence.deadwood, "knock",
+                                              rules, knocker)
+        net = 0 if winner is None else (points if winner == knocker else -points)
+        key = (-net, len(defence.layoffs))
+        if best is None or key < best[0]:
+            best = (key, discard, arrangement, defence, kind, winner, points, text)
+    _, discard, arrangement, defence, kind, winner, points, text = best
+    text = _layoff_text(defence.layoffs) + text
+    if discard is not None:
+        text = f"Discarding {discard}. " + text
+    return _finish(kind, winner, points, text, rules, up, knocker_deadwood=knocker_deadwood,
+                   defender_deadwood=defence.deadwood, knocker_arrangement=arrangement,
+                   defender_arrangement=defence.arrangement, layoffs=defence.layoffs,
+                   discard=discard, **common)
+
+
+def score_counts(knocker_deadwood: int, defender_deadwood: int, rules: Rules | None = None,
+                 gin: bool = False, big_gin: bool = False, upcard: "Card | str | None" = None,
+                 knocker: int = 0) -> HandResult:
+    """Score a hand entered as counts only: who knocked, and both deadwood counts.
+
+    ``defender_deadwood`` is after lay-offs for a knock, or the whole deadwood for (big) gin.
+
+    >>> score_counts(3, 3).kind, score_counts(3, 3).winner, score_counts(3, 3).points
+    ('undercut', 1, 25)
+    """
+    rules = rules or Rules()
+    up = Card(upcard) if upcard is not None else None
+    for name, value in (("knocker deadwood", knocker_deadwood),
+                        ("defender deadwood", defender_deadwood)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            raise ValueError(f"{name} must be a whole number from 0 to 100, got {value!r}")
+    if knocker not in (0, 1):
+        raise ValueError(f"knocker must be player 0 or 1, got {knocker!r}")
+    if big_gin and not rules.big_gin:
+        raise ValueError("big gin is not played under these rules")
+    if (gin or big_gin) and knocker_deadwood:
+        raise ValueError(f"gin means 0 deadwood, but the knocker's deadwood is {knocker_deadwood}")
+    kind = "big_gin" if big_gin else "gin" if gin or knocker_deadwood == 0 else "knock"
+    if kind == "knock":
+        _check_knock(knocker_deadwood, rules.knock_limit_for(up))
+    kind, winner, points, text = _outcome(knocker_deadwood, defender_deadwood, kind, rules,
+                                          knocker)
+    return _finish(kind, winner, points, text, rules, up, knocker_deadwood=knocker_deadwood,
+                   defender_deadwood=defender_deadwood, knocker=knocker)

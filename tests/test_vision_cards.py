@@ -1,0 +1,138 @@
+"""Corner merging, duplicate reporting and hand splitting on constructed Detections."""
+import numpy as np
+import pytest
+
+from vision.cards import MAX_CORNER_SPAN, card_confidence, merge_corners
+from vision.detections import Detections, box_iou, canonical_code, card_index
+from vision.evaluate import mean_average_precision
+from vision.hands import HORIZONTAL, VERTICAL, one_spread, split_hands
+from vision.recognise import reading_from_detections
+from vision_layout import CARD_H, CARD_W, corner_boxes, detections, spread
+
+TOP = ["As", "2s", "3s", "4s", "9h", "9d", "9c", "Kd", "Qd", "Jd"]
+BOTTOM = ["5h", "6h", "7h", "8h", "Tc", "Ts", "Th", "2c", "3d", "4c"]
+
+
+def test_two_corners_of_one_card_become_one_card_surer_than_either():
+    merged = merge_corners(detections([("Ts", box, conf) for box, conf in zip(corner_boxes(100, 100), (0.8, 0.7))]))
+    assert [card.card for card in merged.cards] == ["Ts"]
+    assert len(merged.cards[0].boxes) == 2
+    assert merged.cards[0].confidence == pytest.approx(1 - 0.2 * 0.3)
+    assert merged.conflicts == ()
+
+
+def test_four_corner_deck_gives_one_card():
+    x, y = 300, 200
+    boxes = corner_boxes(x, y) + [(x + CARD_W - 20, y + 4, x + CARD_W - 4, y + 44), (x + 4, y + CARD_H - 44, x + 20, y + CARD_H - 4)]
+    merged = merge_corners(detections([("7d", box, 0.6) for box in boxes]))
+    assert len(merged.cards) == 1 and len(merged.cards[0].boxes) == 4
+    assert merged.conflicts == ()
+
+
+def test_same_code_far_apart_is_reported_not_dropped():
+    rows = [("Qh", box, 0.9) for box in corner_boxes(100, 100)] + [("Qh", corner_boxes(900, 700, False)[0], 0.5)]
+    merged = merge_corners(detections(rows))
+    assert [card.card for card in merged.cards] == ["Qh"]
+    assert len(merged.cards[0].boxes) == 2, "the surer place (two corners) is the card"
+    assert len(merged.conflicts) == 1 and merged.conflicts[0].startswith("Qh seen in 2 places")
+    assert [extra.boxes for extra in merged.extra_readings] == [(corner_boxes(900, 700, False)[0],)]
+
+
+def test_same_code_just_beyond_a_card_length_is_a_conflict_and_just_within_is_not():
+    index_long_side = 40
+    near = (100 + (MAX_CORNER_SPAN - 0.5) * index_long_side, 100)
+    far = (100 + (MAX_CORNER_SPAN + 0.5) * index_long_side, 100)
+    for (x, y), expected in ((near, 0), (far, 1)):
+        rows = [("5c", (100, 100, 116, 140), 0.9), ("5c", (x, y, x + 16, y + 40), 0.9)]
+        assert len(merge_corners(detections(rows)).conflicts) == expected
+
+
+def test_different_cards_next_to_each_other_stay_apart():
+    merged = merge_corners(detections(spread(TOP, 50, 50)))
+    assert sorted(card.card for card in merged.cards) == sorted(TOP)
+    assert all(len(card.boxes) == 2 for card in merged.cards)
+
+
+def test_card_confidence_is_noisy_or_of_corners():
+    assert card_confidence([0.5, 0.5]) == pytest.approx(0.75)
+    assert card_confidence([]) == 0.0
+
+
+def test_showdown_with_players_top_and_bottom_splits_horizontally():
+    rows = spread(TOP, 80, 60) + spread(BOTTOM, 120, 700)
+    reading = reading_from_detections(detections(rows), (1000, 1000))
+    assert reading.split_axis == HORIZONTAL
+    assert set(reading.hands[0]) == set(TOP) and set(reading.hands[1]) == set(BOTTOM)
+    assert reading.split_confidence > 0.8
+
+
+def test_showdown_with_players_left_and_right_splits_vertically():
+    rows = spread(BOTTOM, 900, 50, vertical=True) + spread(TOP, 60, 90, vertical=True)
+    split = split_hands(reading_from_detections(detections(rows), (1200, 800)).cards)
+    assert split.axis == VERTICAL
+    assert set(split.hands[0]) == set(TOP), "the left spread comes first"
+    assert set(split.hands[1]) == set(BOTTOM)
+    assert split.confidence > 0.8
+
+
+def test_cards_strewn_evenly_give_an_unsure_split():
+    codes = TOP + BOTTOM
+    rows = []
+    for i, code in enumerate(codes):
+        rows += [(code, box, 0.9) for box in corner_boxes(60 + (i % 5) * 180, 60 + (i // 5) * 200)]
+    split = split_hands(reading_from_detections(detections(rows), (1000, 900)).cards)
+    assert split.confidence < 0.3
+
+
+def test_melds_spread_in_groups_still_split_by_player():
+    top_groups = spread(TOP[:4], 50, 50) + spread(TOP[4:7], 450, 70) + spread(TOP[7:], 800, 40)
+    bottom_groups = spread(BOTTOM[:4], 60, 650) + spread(BOTTOM[4:], 520, 640)
+    split = split_hands(reading_from_detections(detections(top_groups + bottom_groups), (1200, 900)).cards)
+    assert (set(split.hands[0]), set(split.hands[1])) == (set(TOP), set(BOTTOM))
+
+
+def test_photo_of_one_spread_puts_every_card_in_the_first_hand():
+    reading = reading_from_detections(detections(spread(TOP, 50, 50)), (800, 400), single_spread=True)
+    assert set(reading.hands[0]) == set(TOP) and reading.hands[1] == ()
+    assert one_spread(reading.cards).hands == reading.hands
+
+
+def test_no_cards_and_one_card_read_without_error():
+    assert reading_from_detections(Detections.empty(), (10, 10)).hands == ((), ())
+    reading = reading_from_detections(detections([("Ac", (0, 0, 10, 20), 0.9)]), (10, 10))
+    assert reading.hands == (("Ac",), ()) and reading.split_confidence == 0.0
+
+
+def test_reading_json_has_cards_hands_and_conflicts():
+    rows = spread(TOP, 80, 60) + spread(BOTTOM, 120, 700) + [("As", (900, 900, 916, 940), 0.4)]
+    data = reading_from_detections(detections(rows), (1000, 1000)).to_json()
+    assert {c["card"] for c in data["cards"]} == set(TOP + BOTTOM)
+    assert all(len(c["boxes"]) >= 1 and 0 < c["confidence"] <= 1 for c in data["cards"])
+    assert len(data["hands"]) == 2 and data["conflicts"] and data["conflicts"][0].startswith("As")
+
+
+def test_detections_refuse_mismatched_arrays_and_bad_class_ids():
+    with pytest.raises(ValueError):
+        Detections(np.zeros((2, 4)), np.zeros(3), np.zeros(2))
+    with pytest.raises(ValueError):
+        Detections(np.zeros((1, 4)), np.array([52]), np.ones(1))
+
+
+def test_card_codes_accept_loose_notation():
+    assert canonical_code("10s") == "Ts" and canonical_code("AH") == "Ah" and canonical_code("Q♣") == "Qc"
+    assert card_index("Kc") == 51
+    with pytest.raises(ValueError):
+        canonical_code("1x")
+
+
+def test_map50_is_one_for_perfect_boxes_and_drops_for_a_misread():
+    labels = detections(spread(TOP, 80, 60))
+    assert mean_average_precision([labels], [labels]) == pytest.approx(1.0)
+    misread = Detections(labels.xyxy, np.where(labels.class_id == card_index("9h"), card_index("9d"), labels.class_id),
+                         labels.confidence)
+    assert mean_average_precision([misread], [labels]) < 1.0
+    assert mean_average_precision([misread], [labels], class_agnostic=True) == pytest.approx(1.0)
+
+
+def test_box_iou():
+    assert box_iou([[0, 0, 10, 10]], [[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]]).tolist() == [[1.0, pytest.approx(1 / 3), 0.0]]

@@ -1,0 +1,171 @@
+"""``Detections``: the one value passed between the detector and the rest of the recogniser.
+
+Like roboflow/supervision's type of the same name: parallel numpy arrays, one row per corner-index
+box. ``class_id`` indexes ``engine.cards.CARD_CODES``, so a class id means the same card everywhere
+(model, labels, JSON) whatever order a model file or a label folder uses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from engine.cards import CARD_CODES
+
+CARD_INDEX: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+
+
+@dataclass(frozen=True, eq=False)
+class Detections:
+    """Corner-index boxes in pixels: ``xyxy`` (N, 4) float, ``class_id`` (N,) int, ``confidence`` (N,) float."""
+
+    xyxy: np.ndarray
+    class_id: np.ndarray
+    confidence: np.ndarray
+
+    def __post_init__(self) -> None:
+        xyxy = np.asarray(self.xyxy, dtype=np.float64).reshape(-1, 4)
+        class_id = np.asarray(self.class_id, dtype=np.int64).reshape(-1)
+        confidence = np.asarray(self.confidence, dtype=np.float64).reshape(-1)
+        if not len(xyxy) == len(class_id) == len(confidence):
+            raise ValueError(
+                f"Detections arrays differ in length: {len(xyxy)} boxes, {len(class_id)} class ids, "
+                f"{len(confidence)} confidences")
+        if len(class_id) and (class_id.min() < 0 or class_id.max() >= len(CARD_CODES)):
+            raise ValueError(f"class ids must index CARD_CODES (0..{len(CARD_CODES) - 1}), got {class_id.tolist()}")
+        object.__setattr__(self, "xyxy", xyxy)
+        object.__setattr__(self, "class_id", class_id)
+        object.__setattr__(self, "confidence", confidence)
+
+    @classmethod
+    def empty(cls) -> "Detections":
+        """No boxes."""
+        return cls(np.zeros((0, 4)), np.zeros(0, dtype=np.int64), np.zeros(0))
+
+    @classmethod
+    def from_cards(cls, rows: Iterable[tuple[str, Sequence[float], float]]) -> "Detections":
+        """Build from ``(card code, (x0, y0, x1, y1), confidence)`` rows; handy in tests and tools.
+
+        >>> len(Detections.from_cards([("Ts", (0, 0, 10, 20), 0.9)]))
+        1
+        """
+        rows = list(rows)
+        if not rows:
+            return cls.empty()
+        return cls(
+            np.array([box for _, box, _ in rows], dtype=np.float64),
+            np.array([card_index(code) for code, _, _ in rows]),
+            np.array([conf for _, _, conf in rows], dtype=np.float64),
+        )
+
+    @classmethod
+    def concatenate(cls, parts: Sequence["Detections"]) -> "Detections":
+        """All boxes of several Detections, in order."""
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return cls.empty()
+        return cls(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.class_id for p in parts]),
+                   np.concatenate([p.confidence for p in parts]))
+
+    def __len__(self) -> int:
+        return len(self.class_id)
+
+    def __getitem__(self, index: "int | slice | np.ndarray | list[int]") -> "Detections":
+        """A subset: a boolean mask, index array or slice (an int keeps one row as Detections)."""
+        if isinstance(index, (int, np.integer)):
+            index = [int(index)]
+        return Detections(self.xyxy[index], self.class_id[index], self.confidence[index])
+
+    def __repr__(self) -> str:
+        return f"Detections({len(self)} boxes: {' '.join(self.codes)})"
+
+    @property
+    def codes(self) -> list[str]:
+        """The card code of each box."""
+        return [CARD_CODES[i] for i in self.class_id]
+
+    @property
+    def centers(self) -> np.ndarray:
+        """(N, 2) box centres."""
+        return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2
+
+    @property
+    def long_sides(self) -> np.ndarray:
+        """(N,) the longer side of each box."""
+        return np.maximum(self.xyxy[:, 2] - self.xyxy[:, 0], self.xyxy[:, 3] - self.xyxy[:, 1])
+
+    def scaled(self, factor: float) -> "Detections":
+        """Boxes multiplied by ``factor`` (map between a resized image and the original)."""
+        return Detections(self.xyxy * factor, self.class_id, self.confidence)
+
+    def shifted(self, dx: float, dy: float) -> "Detections":
+        """Boxes moved by ``(dx, dy)`` (map a tile's boxes into the whole image)."""
+        return Detections(self.xyxy + np.array([dx, dy, dx, dy]), self.class_id, self.confidence)
+
+    def with_confidence_at_least(self, threshold: float) -> "Detections":
+        """Only the boxes with ``confidence >= threshold``."""
+        return self[self.confidence >= threshold]
+
+
+def card_index(code: str) -> int:
+    """The class id of a card code (canonical ``Ts`` form; ``10s``, upper case and ♠♥♦♣ accepted).
+
+    >>> card_index("As"), card_index("10H"), card_index("K♣")
+    (0, 22, 51)
+    """
+    return CARD_INDEX[canonical_code(code)]
+
+
+_SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
+
+
+def canonical_code(text: str) -> str:
+    """The canonical ``rank+suit`` code of a card written loosely (``10s``, ``TS``, ``t♠``).
+
+    >>> canonical_code("10s"), canonical_code("qH"), canonical_code("9♦")
+    ('Ts', 'Qh', '9d')
+    """
+    text = text.strip()
+    if len(text) < 2:
+        raise ValueError(f"not a card: {text!r} (write rank and suit, e.g. Ts, Ah, 9c)")
+    rank, suit = text[:-1].upper(), _SUIT_SYMBOLS.get(text[-1], text[-1].lower())
+    rank = "T" if rank == "10" else rank
+    code = rank + suit
+    if code not in CARD_INDEX:
+        raise ValueError(f"not a card: {text!r} (write rank and suit, e.g. Ts, Ah, 9c)")
+    return code
+
+
+def read_yolo_labels(label_path: Path, class_codes: Sequence[str], image_size: tuple[int, int]) -> Detections:
+    """Boxes of a YOLO txt label file (``class cx cy w h``, relative), mapped by card code.
+
+    ``class_codes[i]`` is the card code of class ``i`` in that file (e.g. a ``classes.txt``);
+    ``image_size`` is (width, height) in pixels. Confidence is 1 for every labelled box.
+    """
+    width, height = image_size
+    rows = []
+    for line_number, line in enumerate(Path(label_path).read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 5:
+            raise ValueError(f"{label_path}:{line_number}: expected 'class cx cy w h', got {line!r}")
+        class_number, cx, cy, w, h = int(parts[0]), *map(float, parts[1:])
+        box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
+        rows.append((class_codes[class_number], box, 1.0))
+    return Detections.from_cards(rows)
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) intersection over union of two sets of xyxy boxes."""
+    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
+    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
+    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
+    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    intersection = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    union = area_a[:, None] + area_b[None, :] - intersection
+    return np.where(union > 0, intersection / np.maximum(union, 1e-12), 0.0)

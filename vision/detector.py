@@ -1,0 +1,192 @@
+"""The YOLO corner-index detector: BGR pixels in, ``Detections`` out.
+
+This is the only module that touches ultralytics. Two model layouts are supported:
+
+* one detector whose classes are the 52 card codes (``models/card_index_detector.pt``);
+* a one-class detector of index boxes plus a classifier of index crops whose classes are the 52
+  card codes (``models/card_index_classifier.pt``): each box is cropped with ``crop_index``
+  (a square around the box, padded by ``CROP_PAD``), the crops are classified in one batch, and a
+  card's confidence is the detector's confidence times the classifier's probability.
+
+``models/model.json`` (optional) names the files and the default settings::
+
+    {"detector": "card_index_detector.pt", "classifier": "card_index_classifier.pt" or null,
+     "imgsz": 1024, "conf": 0.25, "webcam_imgsz": 640}
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from engine.cards import CARD_CODES
+from vision.detections import Detections, canonical_code
+
+MODELS_DIR_ENV = "GINSCORE_MODELS"  # overrides the models folder (default: models/ beside vision/)
+DEFAULT_MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+DETECTOR_FILE = "card_index_detector.pt"
+CLASSIFIER_FILE = "card_index_classifier.pt"
+DEFAULT_IMGSZ = 1024        # photos: real-val index boxes are 15-65 px at this size
+DEFAULT_WEBCAM_IMGSZ = 640  # webcam frames (640 x 480) at their own size
+DEFAULT_CONF = 0.25
+DEFAULT_CLASSIFIER_IMGSZ = 64
+CROP_PAD = 0.15             # crop_index pads the index box by this fraction of its long side on each side
+MAX_DETECTIONS = 300
+
+
+class ModelError(ValueError):
+    """The model files are missing or are not a card-index model; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """What ``models/model.json`` says (or the defaults when it is absent)."""
+
+    detector: Path
+    classifier: Path | None
+    imgsz: int = DEFAULT_IMGSZ
+    conf: float = DEFAULT_CONF
+    webcam_imgsz: int = DEFAULT_WEBCAM_IMGSZ
+
+
+def models_dir() -> Path:
+    """The folder holding the shipped models (``$GINSCORE_MODELS`` or ``models/`` in the repository)."""
+    return Path(os.environ.get(MODELS_DIR_ENV) or DEFAULT_MODELS_DIR)
+
+
+def read_model_settings(folder: Path | None = None) -> ModelSettings:
+    """The model files and defaults of a models folder; ``ModelError`` when there is no detector."""
+    folder = Path(folder) if folder is not None else models_dir()
+    settings: dict[str, Any] = {}
+    card = folder / "model.json"
+    if card.exists():
+        try:
+            settings = json.loads(card.read_text())
+        except json.JSONDecodeError as error:
+            raise ModelError(f"{card}: not valid JSON ({error}); fix or delete it") from None
+    detector = folder / (settings.get("detector") or DETECTOR_FILE)
+    if not detector.exists():
+        raise ModelError(f"no detector model at {detector}; put the trained card_index_detector.pt there "
+                         f"(or point ${MODELS_DIR_ENV} at a folder holding one)")
+    if "classifier" in settings:
+        classifier = folder / settings["classifier"] if settings["classifier"] else None
+        if classifier is not None and not classifier.exists():
+            raise ModelError(f"{card} names the classifier {classifier}, which does not exist")
+    else:
+        classifier = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
+    return ModelSettings(
+        detector=detector,
+        classifier=classifier,
+        imgsz=int(settings.get("imgsz") or DEFAULT_IMGSZ),
+        conf=float(settings.get("conf") if settings.get("conf") is not None else DEFAULT_CONF),
+        webcam_imgsz=int(settings.get("webcam_imgsz") or DEFAULT_WEBCAM_IMGSZ),
+    )
+
+
+def use_all_cores() -> None:
+    """Let torch use every core (ultralytics leaves it at one thread on small machines)."""
+    import torch
+
+    cores = os.cpu_count() or 1
+    if torch.get_num_threads() != cores:
+        torch.set_num_threads(cores)
+
+
+def crop_index(pixels: np.ndarray, box: Sequence[float], pad: float = CROP_PAD) -> np.ndarray:
+    """A square crop centred on an index box, its side the box's long side plus ``pad`` on each side.
+
+    The crop is clipped at the image border (so it may be less than square there). Train the
+    classifier on crops made by this same function.
+    """
+    x0, y0, x1, y1 = (float(v) for v in box)
+    side = max(x1 - x0, y1 - y0) * (1 + 2 * pad)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    height, width = pixels.shape[:2]
+    left, top = int(max(0, round(cx - side / 2))), int(max(0, round(cy - side / 2)))
+    right, bottom = int(min(width, round(cx + side / 2))), int(min(height, round(cy + side / 2)))
+    right, bottom = max(right, left + 1), max(bottom, top + 1)
+    return np.ascontiguousarray(pixels[top:bottom, left:right])
+
+
+def _card_ids_of(names: dict[int, str], model_path: Path) -> list[int]:
+    try:
+        return [CARD_CODES.index(canonical_code(names[i])) for i in sorted(names)]
+    except ValueError:
+        raise ModelError(f"{model_path}: its classes {list(names.values())[:5]}… are not card codes "
+                         f"(rank+suit like Ts); it is not a card model") from None
+
+
+class CardIndexDetector:
+    """A loaded card-index model (detector, and classifier in the two-stage layout)."""
+
+    def __init__(self, settings: ModelSettings) -> None:
+        os.environ.setdefault("YOLO_AUTOINSTALL", "false")  # never install packages at run time
+        os.environ.setdefault("YOLO_OFFLINE", "1")          # nor reach the network
+        from ultralytics import YOLO
+
+        use_all_cores()
+        self.settings = settings
+        self._lock = threading.Lock()  # ultralytics predictors are not thread-safe
+        self._detector = YOLO(str(settings.detector), task="detect")
+        names = dict(self._detector.names)
+        self._classifier = None
+        self._classifier_card_ids: list[int] = []
+        if len(names) == 1:
+            if settings.classifier is None:
+                raise ModelError(f"{settings.detector} has one class ({names[0]!r}); it needs the crop classifier "
+                                 f"{CLASSIFIER_FILE} beside it (or named in model.json)")
+            self._classifier = YOLO(str(settings.classifier), task="classify")
+            if self._classifier.task != "classify":
+                raise ModelError(f"{settings.classifier} is a {self._classifier.task} model, not a classifier")
+            self._classifier_card_ids = _card_ids_of(dict(self._classifier.names), settings.classifier)
+            self._classifier_imgsz = int(self._classifier.overrides.get("imgsz") or DEFAULT_CLASSIFIER_IMGSZ)
+            self._detector_card_ids: list[int] = []
+        else:
+            self._detector_card_ids = _card_ids_of(names, settings.detector)
+
+    @property
+    def layout(self) -> str:
+        """``"52-class detector"`` or ``"index detector + classifier"``."""
+        return "index detector + classifier" if self._classifier is not None else "52-class detector"
+
+    def detect(self, pixels: np.ndarray, imgsz: int | None = None, conf: float | None = None) -> Detections:
+        """The corner indices in a BGR image, in its pixel coordinates."""
+        imgsz = int(imgsz or self.settings.imgsz)
+        conf = self.settings.conf if conf is None else float(conf)
+        with self._lock:
+            use_all_cores()
+            result = self._detector.predict(pixels, imgsz=imgsz, conf=conf, agnostic_nms=True,
+                                            max_det=MAX_DETECTIONS, verbose=False)[0]
+            boxes = result.boxes
+            xyxy = boxes.xyxy.cpu().numpy().astype(np.float64)
+            scores = boxes.conf.cpu().numpy().astype(np.float64)
+            classes = boxes.cls.cpu().numpy().astype(np.int64)
+            if self._classifier is None:
+                card_ids = np.array([self._detector_card_ids[c] for c in classes], dtype=np.int64)
+                return Detections(xyxy, card_ids, scores)
+            if len(xyxy) == 0:
+                return Detections.empty()
+            crops = [crop_index(pixels, box) for box in xyxy]
+            results = self._classifier.predict(crops, imgsz=self._classifier_imgsz, verbose=False)
+            probabilities = np.stack([r.probs.data.cpu().numpy() for r in results]).astype(np.float64)
+        best = probabilities.argmax(axis=1)
+        card_ids = np.array([self._classifier_card_ids[c] for c in best], dtype=np.int64)
+        combined = scores * probabilities[np.arange(len(best)), best]
+        keep = combined >= conf
+        return Detections(xyxy[keep], card_ids[keep], combined[keep])
+
+
+@lru_cache(maxsize=4)
+def _load(settings: ModelSettings) -> CardIndexDetector:
+    return CardIndexDetector(settings)
+
+
+def load_detector(folder: Path | str | None = None) -> CardIndexDetector:
+    """The detector of a models folder (default ``models/``), loaded once per process."""
+    return _load(read_model_settings(Path(folder) if folder is not None else None))

@@ -1,0 +1,213 @@
+"""Measure the recogniser on labelled photos (``images/``, ``labels/`` YOLO txt, ``classes.txt``).
+
+Labels are mapped to cards by the code in ``classes.txt``, never by class id, so a folder may use
+any class order. What is measured:
+
+* card level (what a player sees): the set of cards read vs the set labelled, per photo and in
+  total (micro-averaged recall and precision), and how many photos were read exactly;
+* box level: mAP50 over the 52 cards (101-point interpolated AP per labelled card, averaged),
+  class-agnostic mAP50 and box recall (did the detector find the index at all, whatever it read);
+* the most frequent confusions (a labelled index found, IoU >= 0.5, but read as another card).
+
+Detection runs once per photo at a low confidence floor (``MAP_CONF``) for the AP curves; the
+card-level numbers use the boxes at or above ``conf``.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.cards import CARD_CODES
+from vision.decode import decode_image
+from vision.detections import Detections, box_iou, canonical_code, read_yolo_labels
+from vision.detector import CardIndexDetector, load_detector
+from vision.recognise import reading_from_detections
+
+MAP_CONF = 0.01
+IOU_MATCH = 0.5
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
+
+
+def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
+                    conf: float | None = None, save_annotated: Path | str | None = None) -> dict[str, Any]:
+    """Read every labelled photo of ``folder`` and measure the readings against the labels (see module doc)."""
+    folder = Path(folder)
+    images_dir, labels_dir, classes_file = folder / "images", folder / "labels", folder / "classes.txt"
+    for needed in (images_dir, labels_dir, classes_file):
+        if not needed.exists():
+            raise FileNotFoundError(f"{needed} is missing: an evaluation folder holds images/, labels/ and classes.txt")
+    class_codes = [canonical_code(line) for line in classes_file.read_text().split()]
+    image_paths = sorted(p for p in images_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not image_paths:
+        raise FileNotFoundError(f"{images_dir} holds no photos ({', '.join(IMAGE_SUFFIXES)})")
+    detector = detector or load_detector()
+    imgsz = int(imgsz or detector.settings.imgsz)
+    conf = detector.settings.conf if conf is None else float(conf)
+
+    photos: list[dict[str, Any]] = []
+    all_predictions: list[Detections] = []
+    all_labels: list[Detections] = []
+    confusions: Counter[tuple[str, str]] = Counter()
+    missed_cards: Counter[str] = Counter()
+    extra_cards: Counter[str] = Counter()
+    agnostic_found = labelled_boxes = 0
+    seconds = 0.0
+    for image_path in image_paths:
+        label_path = labels_dir / f"{image_path.stem}.txt"
+        start = time.perf_counter()
+        image = decode_image(image_path, max_side=imgsz)
+        predictions = detector.detect(image.pixels, imgsz=imgsz, conf=min(conf, MAP_CONF)).scaled(image.to_original)
+        kept = predictions.with_confidence_at_least(conf)
+        reading = reading_from_detections(kept, image.original_size)
+        seconds += time.perf_counter() - start
+        labels = (read_yolo_labels(label_path, class_codes, image.original_size) if label_path.exists()
+                  else Detections.empty())
+        all_predictions.append(predictions)
+        all_labels.append(labels)
+
+        labelled, read = set(labels.codes), {card.card for card in reading.cards}
+        hits = labelled & read
+        missed_cards.update(labelled - read)
+        extra_cards.update(read - labelled)
+        found, photo_confusions = _agnostic_matches(kept, labels)
+        confusions.update(photo_confusions)
+        agnostic_found += found
+        labelled_boxes += len(labels)
+        photos.append({
+            "image": image_path.name,
+            "cards_labelled": len(labelled),
+            "cards_read": len(read),
+            "cards_right": len(hits),
+            "recall": _ratio(len(hits), len(labelled)),
+            "precision": _ratio(len(hits), len(read)),
+            "exact": labelled == read,
+            "missed": sorted(labelled - read, key=CARD_CODES.index),
+            "extra": sorted(read - labelled, key=CARD_CODES.index),
+            "boxes_labelled": len(labels),
+            "boxes_found_agnostic": found,
+            "conflicts": list(reading.conflicts),
+        })
+        if save_annotated:
+            from vision.annotate import save_annotated as save
+
+            save(Path(save_annotated) / f"{image_path.stem}.jpg", image.pixels, reading, image.to_original, labels)
+
+    total_right = sum(p["cards_right"] for p in photos)
+    return {
+        "folder": str(folder),
+        "imgsz": imgsz,
+        "conf": conf,
+        "model": detector.layout,
+        "photos": photos,
+        "n_photos": len(photos),
+        "card_recall": _ratio(total_right, sum(p["cards_labelled"] for p in photos)),
+        "card_precision": _ratio(total_right, sum(p["cards_read"] for p in photos)),
+        "photos_exact": sum(p["exact"] for p in photos),
+        "map50": mean_average_precision(all_predictions, all_labels),
+        "agnostic_map50": mean_average_precision(all_predictions, all_labels, class_agnostic=True),
+        "box_recall_agnostic": _ratio(agnostic_found, labelled_boxes),
+        "confusions": [{"labelled": a, "read": b, "count": n} for (a, b), n in confusions.most_common(10)],
+        "most_missed": [{"card": c, "count": n} for c, n in missed_cards.most_common(10)],
+        "most_extra": [{"card": c, "count": n} for c, n in extra_cards.most_common(10)],
+        "seconds_per_photo": round(seconds / len(photos), 3),
+    }
+
+
+def format_report(result: dict[str, Any]) -> str:
+    """The evaluation as a short human-readable table."""
+    lines = [f"{'photo':<20} {'labelled':>8} {'read':>5} {'right':>5} {'recall':>7} {'precision':>9} "
+             f"{'boxes found':>11}  exact"]
+    for p in result["photos"]:
+        lines.append(f"{p['image']:<20} {p['cards_labelled']:>8} {p['cards_read']:>5} {p['cards_right']:>5} "
+                     f"{p['recall']:>7.3f} {p['precision']:>9.3f} {p['boxes_found_agnostic']:>5}/{p['boxes_labelled']:<5}"
+                     f"  {'yes' if p['exact'] else 'no'}")
+    lines += [
+        f"total: card recall {result['card_recall']:.3f}, card precision {result['card_precision']:.3f}, "
+        f"photos read exactly {result['photos_exact']}/{result['n_photos']}",
+        f"boxes: mAP50 {result['map50']:.3f}, class-agnostic mAP50 {result['agnostic_map50']:.3f}, "
+        f"class-agnostic box recall {result['box_recall_agnostic']:.3f} "
+        f"(imgsz {result['imgsz']}, conf {result['conf']}, {result['model']}, {result['seconds_per_photo']} s/photo)",
+    ]
+    if result["confusions"]:
+        lines.append("most confused (labelled -> read): " + ", ".join(
+            f"{c['labelled']}->{c['read']} x{c['count']}" for c in result["confusions"]))
+    if result["most_missed"]:
+        lines.append("most missed: " + ", ".join(f"{c['card']} x{c['count']}" for c in result["most_missed"]))
+    return "\n".join(lines)
+
+
+def mean_average_precision(predictions: list[Detections], labels: list[Detections],
+                           iou_threshold: float = IOU_MATCH, class_agnostic: bool = False) -> float:
+    """mAP at one IoU over the labelled classes (COCO-style 101-point interpolation), across photos."""
+    scores: dict[int, list[float]] = {}
+    hits: dict[int, list[bool]] = {}
+    label_counts: Counter[int] = Counter()
+    for predicted, labelled in zip(predictions, labels):
+        pred_classes = np.zeros(len(predicted), dtype=np.int64) if class_agnostic else predicted.class_id
+        label_classes = np.zeros(len(labelled), dtype=np.int64) if class_agnostic else labelled.class_id
+        label_counts.update(label_classes.tolist())
+        for class_id in set(pred_classes.tolist()):
+            mine = np.flatnonzero(pred_classes == class_id)
+            mine = mine[np.argsort(-predicted.confidence[mine], kind="stable")]
+            truth = np.flatnonzero(label_classes == class_id)
+            ious = box_iou(predicted.xyxy[mine], labelled.xyxy[truth]) if len(truth) else np.zeros((len(mine), 0))
+            taken = np.zeros(len(truth), dtype=bool)
+            for row, index in enumerate(mine):
+                hit = False
+                if len(truth):
+                    candidates = np.where(taken, -1.0, ious[row])
+                    best = int(candidates.argmax())
+                    if candidates[best] >= iou_threshold:
+                        taken[best] = hit = True
+                scores.setdefault(class_id, []).append(float(predicted.confidence[index]))
+                hits.setdefault(class_id, []).append(hit)
+    if not label_counts:
+        return 0.0
+    precisions = []
+    for class_id, n_labels in label_counts.items():
+        class_scores = np.asarray(scores.get(class_id, []))
+        class_hits = np.asarray(hits.get(class_id, []), dtype=bool)
+        precisions.append(_average_precision(class_scores, class_hits, n_labels))
+    return round(float(np.mean(precisions)), 4)
+
+
+def _average_precision(scores: np.ndarray, is_hit: np.ndarray, n_labels: int) -> float:
+    if len(scores) == 0 or n_labels == 0:
+        return 0.0
+    order = np.argsort(-scores, kind="stable")
+    true_positives = np.cumsum(is_hit[order])
+    recall = true_positives / n_labels
+    precision = true_positives / np.arange(1, len(order) + 1)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]  # best precision at this recall or beyond
+    points = np.linspace(0, 1, 101)
+    index = np.searchsorted(recall, points, side="left")
+    return float(np.mean(np.where(index < len(envelope), envelope[np.minimum(index, len(envelope) - 1)], 0.0)))
+
+
+def _agnostic_matches(predicted: Detections, labelled: Detections) -> tuple[int, Counter[tuple[str, str]]]:
+    """How many labelled boxes some prediction covers (IoU >= 0.5, one to one), and the misreadings among them."""
+    confusions: Counter[tuple[str, str]] = Counter()
+    if not len(predicted) or not len(labelled):
+        return 0, confusions
+    ious = box_iou(predicted.xyxy, labelled.xyxy)
+    taken = np.zeros(len(labelled), dtype=bool)
+    found = 0
+    for row in np.argsort(-predicted.confidence, kind="stable"):
+        candidates = np.where(taken, -1.0, ious[row])
+        best = int(candidates.argmax())
+        if candidates[best] >= IOU_MATCH:
+            taken[best] = True
+            found += 1
+            label_code, read_code = CARD_CODES[labelled.class_id[best]], CARD_CODES[predicted.class_id[row]]
+            if label_code != read_code:
+                confusions[(label_code, read_code)] += 1
+    return found, confusions
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    """numerator / denominator, 0 when there is nothing to divide (a photo with nothing read has precision 0)."""
+    return round(numerator / denominator, 4) if denominator else 0.0

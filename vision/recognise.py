@@ -1,0 +1,74 @@
+"""Photo → ``PhotoReading``: decode, detect the corner indices, merge them into cards, split the hands.
+
+The web app calls ``read_photo`` (an uploaded photo of both spreads), ``read_spread`` (a photo of
+one player's spread) or ``read_frame`` (a webcam frame, read at the smaller webcam size).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.cards import merge_corners
+from vision.decode import DecodedImage, PhotoSource, decode_image
+from vision.detections import Detections
+from vision.detector import CardIndexDetector, load_detector
+from vision.hands import HandSplit, one_spread, split_hands
+from vision.reading import PhotoReading
+
+
+@dataclass(frozen=True, eq=False)
+class Recognition:
+    """Everything one pass produced: the reading, the raw boxes (photo pixels) and the decoded image."""
+
+    reading: PhotoReading
+    detections: Detections
+    image: DecodedImage
+
+
+def reading_from_detections(detections: Detections, image_size: tuple[int, int],
+                            single_spread: bool = False) -> PhotoReading:
+    """Merge corner boxes into cards and split them into two hands (or one spread)."""
+    merged = merge_corners(detections)
+    split: HandSplit = one_spread(merged.cards) if single_spread else split_hands(merged.cards)
+    return PhotoReading(
+        image_size=image_size,
+        cards=merged.cards,
+        hands=split.hands,
+        split_axis=split.axis,
+        split_confidence=split.confidence,
+        conflicts=merged.conflicts,
+    )
+
+
+def recognise(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
+              conf: float | None = None, single_spread: bool = False, name: str = "") -> Recognition:
+    """Decode a photo at the detector's size, detect, and build its reading (boxes in photo pixels)."""
+    detector = detector or load_detector()
+    imgsz = int(imgsz or detector.settings.imgsz)
+    image = decode_image(source, max_side=imgsz, name=name)
+    detections = detector.detect(image.pixels, imgsz=imgsz, conf=conf).scaled(image.to_original)
+    reading = reading_from_detections(detections, image.original_size, single_spread=single_spread)
+    return Recognition(reading=reading, detections=detections, image=image)
+
+
+def read_photo(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
+               conf: float | None = None) -> PhotoReading:
+    """Read a showdown photo of both players' spreads: the cards and the two hands by position.
+
+    ``source`` is a path, bytes, a binary file, a PIL image or a BGR array. Raises ``ImageError``
+    for a file that is not a readable photo.
+    """
+    return recognise(source, detector=detector, imgsz=imgsz, conf=conf).reading
+
+
+def read_spread(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
+                conf: float | None = None) -> PhotoReading:
+    """Read a photo of ONE player's spread: every card goes to ``hands[0]``."""
+    return recognise(source, detector=detector, imgsz=imgsz, conf=conf, single_spread=True).reading
+
+
+def read_frame(frame, *, detector: CardIndexDetector | None = None, conf: float | None = None,
+               single_spread: bool = False) -> PhotoReading:
+    """Read a webcam frame (BGR array or encoded image) at the webcam size from ``model.json``."""
+    detector = detector or load_detector()
+    return recognise(frame, detector=detector, imgsz=detector.settings.webcam_imgsz, conf=conf,
+                     single_spread=single_spread).reading
