@@ -22,6 +22,7 @@ __all__ = ["Meld", "Arrangement", "BestDiscard", "best_arrangement", "best_disca
            "all_melds", "all_arrangements", "parse_cards", "format_cards"]
 
 _ROW = 0x1FFF
+_ALL = (1 << 52) - 1
 _INF = 1 << 30
 _HAS_FOUR = 1 << 60  # flag carried in a set-removal mask: it holds a 4-card set
 
@@ -82,38 +83,65 @@ def _row_runs(row: int) -> list[int]:
     return runs
 
 
-def _set_choices(rows: tuple[int, int, int, int], set_ranks: int) -> list[int]:
-    """Every useful choice of sets, as 52-bit masks of the cards put into sets.
+_COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39  # the four cards of one rank, shifted to rank 0
 
-    Choices that are never better than another are left out: a card that cannot be in any run
-    of its suit always goes into its rank's set when the set exists.
+
+def _build_set_options() -> dict[int, tuple[int, ...]]:
+    """Useful set choices for one rank, keyed by (cards present, cards that fit a run).
+
+    Key: ``present | in_runs << 1`` with both as column masks at rank 0. Value: the column masks
+    of the cards to put into the set (0 = no set), bit 60 flagging a 4-card set. A card that
+    fits no run of its suit always goes into its rank's set, so choices that leave it out are
+    never better and are not listed.
     """
+    table: dict[int, tuple[int, ...]] = {}
+    for present in range(16):
+        count = bin(present).count("1")
+        if count < 3:
+            continue
+        suits = [s for s in range(4) if present >> s & 1]
+        column = sum(1 << (13 * s) for s in suits)
+        for fits in range(16):
+            if fits & ~present:
+                continue
+            fit_bits = [1 << (13 * s) for s in range(4) if fits >> s & 1]
+            key = column | sum(fit_bits) << 1
+            whole = column | _HAS_FOUR if count == 4 else column
+            if not fit_bits:
+                table[key] = (whole,)
+                continue
+            options = [whole]
+            if count - len(fit_bits) < 3:
+                options.append(0)
+            if count == 4:
+                options.extend(column ^ bit for bit in fit_bits)
+            table[key] = tuple(options)
+    return table
+
+
+_SET_OPTIONS = _build_set_options()
+
+
+def _set_choices(mask: int, a: int, b: int, c: int, d: int, set_ranks: int) -> tuple[int, list[int]]:
+    """(cards that always go into sets, the alternative set choices) as 52-bit masks.
+
+    Bits at 60 and above flag a 4-card set among the removed cards.
+    """
+    fit = _ROW_RUN_CARDS
+    in_runs = fit[a] | fit[b] << 13 | fit[c] << 26 | fit[d] << 39
+    table = _SET_OPTIONS
+    forced = 0
     choices = [0]
     while set_ranks:
         low = set_ranks & -set_ranks
         set_ranks ^= low
-        full = 0
-        count = 0
-        in_runs: list[int] = []
-        for suit in range(4):
-            row = rows[suit]
-            if row & low:
-                bit = low << (13 * suit)
-                full |= bit
-                count += 1
-                if _ROW_RUN_CARDS[row] & low:
-                    in_runs.append(bit)
-        whole = full | _HAS_FOUR if count == 4 else full
-        if not in_runs:
-            choices = [c | whole for c in choices]
-            continue
-        options = [whole]
-        if count - len(in_runs) < 3:
-            options.append(0)
-        if count == 4:
-            options.extend(full ^ bit for bit in in_runs)
-        choices = [c | o for c in choices for o in options]
-    return choices
+        r = low.bit_length() - 1
+        options = table[(mask >> r & _COLUMN) | (in_runs >> r & _COLUMN) << 1]
+        if len(options) == 1:
+            forced |= options[0] << r
+        else:
+            choices = [x | o << r for x in choices for o in options]
+    return forced, choices
 
 
 def _min_deadwood_mask(mask: int) -> int:
@@ -125,12 +153,16 @@ def _min_deadwood_mask(mask: int) -> int:
     dw = _ROW_DEADWOOD
     if not set_ranks:
         return dw[a] + dw[b] + dw[c] + dw[d]
+    forced, choices = _set_choices(mask, a, b, c, d, set_ranks)
+    mask &= ~forced
     best = _INF
-    for removed in _set_choices((a, b, c, d), set_ranks):
+    for removed in choices:
         m = mask & ~removed
         value = dw[m & _ROW] + dw[m >> 13 & _ROW] + dw[m >> 26 & _ROW] + dw[m >> 39 & _ROW]
         if value < best:
             best = value
+            if not value:
+                break
     return best
 
 
@@ -145,19 +177,23 @@ def _min_deadwood_after_discard_mask(mask: int) -> int:
     delta = _ROW_DROP_DELTA
     if not set_ranks:
         return dw[a] + dw[b] + dw[c] + dw[d] + min(delta[a], delta[b], delta[c], delta[d])
+    forced, choices = _set_choices(mask, a, b, c, d, set_ranks)
+    mask &= ~forced
     best = _INF
-    for removed in _set_choices((a, b, c, d), set_ranks):
+    for removed in choices:
         m = mask & ~removed
         a = m & _ROW
         b = m >> 13 & _ROW
         c = m >> 26 & _ROW
         d = m >> 39 & _ROW
         drop = min(delta[a], delta[b], delta[c], delta[d])
-        if drop > 0 and removed >> 60:  # nothing left in the suits: discard a 4-set's 4th card
+        if drop > 0 and (removed | forced) >> 60:  # no suit cards left: discard a 4-set's 4th
             drop = 0
         value = dw[a] + dw[b] + dw[c] + dw[d] + drop
         if value < best:
             best = value
+            if not value:
+                break
     return best
 
 
@@ -290,11 +326,13 @@ def _arrangement_from_mask(mask: int) -> Arrangement:
     d = mask >> 39 & _ROW
     set_ranks = (a & b & (c | d)) | (c & d & (a | b))
     best_value, best_removed = _INF, 0
-    for removed in _set_choices((a, b, c, d), set_ranks):
+    forced, choices = _set_choices(mask, a, b, c, d, set_ranks) if set_ranks else (0, [0])
+    for removed in choices:
+        removed = (removed | forced) & _ALL
         m = mask & ~removed
         value = sum(_ROW_DEADWOOD[m >> (13 * s) & _ROW] for s in range(4))
         if value < best_value:
-            best_value, best_removed = value, removed & ~_HAS_FOUR
+            best_value, best_removed = value, removed
     melds: list[Meld] = []
     ranks: dict[int, list[Card]] = {}
     for card in mask_cards(best_removed):
@@ -326,12 +364,24 @@ def best_arrangement(cards: "Iterable[Card | int | str] | str") -> Arrangement:
     return _arrangement_from_mask(mask)
 
 
+_BIT = tuple(1 << i for i in range(52)).__getitem__
+
+
 def min_deadwood(cards: Iterable[int]) -> int:
-    """Exact minimum deadwood count of the cards (no discard). Fast path for card indices."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return _min_deadwood_mask(mask)
+    """Exact minimum deadwood count of distinct cards (no discard); the fast path.
+
+    >>> min_deadwood(parse_cards("As 2s 3s 7c 7d 7h Kd Qd Jd 4c"))
+    4
+    """
+    mask = sum(map(_BIT, cards))
+    a = mask & _ROW
+    b = mask >> 13 & _ROW
+    c = mask >> 26 & _ROW
+    d = mask >> 39 & _ROW
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return _min_deadwood_mask(mask)
+    dw = _ROW_DEADWOOD
+    return dw[a] + dw[b] + dw[c] + dw[d]
 
 
 def min_deadwood_after_discard(cards: Iterable[int]) -> int:
@@ -340,12 +390,9 @@ def min_deadwood_after_discard(cards: Iterable[int]) -> int:
     >>> min_deadwood_after_discard(parse_cards("5s 6s 7s 8s 5c 6c 7c 8c 5d 7d 8h"))
     5
     """
-    mask = 0
-    count = 0
-    for card in cards:
-        mask |= 1 << card
-        count += 1
-    if count != 11:
+    cards = list(cards)
+    mask = sum(map(_BIT, cards))
+    if len(cards) != 11 or mask.bit_count() != 11:
         return min(_min_deadwood_mask(mask & ~(1 << c)) for c in mask_cards(mask))
     return _min_deadwood_after_discard_mask(mask)
 

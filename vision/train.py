@@ -1,6 +1,192 @@
-"""Sub-commands of ``ginscore`` for this part (see web/cli.py)."""
+"""``ginscore train``: train the card detector on a synthetic dataset from ``ginscore synth``.
+
+The detector works in two stages, both ultralytics YOLO models:
+
+1. ``card_index_detector.pt`` finds every corner index (one class: "a card index").
+2. ``card_index_classifier.pt`` reads which card each index crop shows (52 classes).
+
+Finding indices is learned quickly and transfers to real photos; telling 52 cards apart is learned
+far faster from crops than inside the detector (docs/training.md has the measurements).
+"""
+from __future__ import annotations
+
 import argparse
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+DETECTOR_FILE = "card_index_detector.pt"
+CLASSIFIER_FILE = "card_index_classifier.pt"
+MODEL_INFO_FILE = "model.json"
+CLASSIFIER_IMGSZ = 64
+
+
+def _use_all_cores() -> None:
+    """ultralytics runs torch with one thread on a 2-core machine; use every core instead."""
+    import torch
+    from ultralytics.utils import torch_utils
+
+    threads = os.cpu_count() or 1
+    torch_utils.NUM_THREADS = threads
+    torch.set_num_threads(threads)
+
+
+def _no_downloads() -> None:
+    """ultralytics' AMP self-check downloads a model on GPUs; nothing may download here, so skip it."""
+    from ultralytics.engine import trainer
+
+    trainer.check_amp = lambda model: True
+
+
+def _pick_device(device: str | None) -> str:
+    if device:
+        return device
+    import torch
+
+    return "0" if torch.cuda.is_available() else "cpu"
+
+
+def _start_weights(explicit: str | None, shipped: Path, scratch_yaml: str) -> str:
+    """Where training starts: given weights, else the shipped model, else from scratch."""
+    if explicit:
+        if explicit != scratch_yaml and not Path(explicit).exists():
+            raise FileNotFoundError(f"start weights {explicit} not found")
+        return explicit
+    return str(shipped) if shipped.exists() else scratch_yaml
+
+
+def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch: int = 16,
+                   device: str | None = None, hours: float | None = None, weights: str | None = None,
+                   workers: int = 2, cache: bool | str = False, project: Path = Path("runs"),
+                   name: str = "detector", resume: bool = False, models_dir: Path = MODELS_DIR) -> Path:
+    """Train the one-class corner-index detector; returns the best weights of the run."""
+    from ultralytics import YOLO
+
+    device = _pick_device(device)
+    _no_downloads()
+    if device == "cpu":
+        _use_all_cores()
+    run_dir = project / name
+    if resume:
+        last = run_dir / "weights" / "last.pt"
+        if not last.exists():
+            raise FileNotFoundError(f"--resume: no interrupted run at {last}")
+        YOLO(str(last)).train(resume=True)
+        return run_dir / "weights" / "best.pt"
+    model = YOLO(_start_weights(weights, models_dir / DETECTOR_FILE, "yolov8n.yaml"))
+    args = dict(data=str(data_yaml), single_cls=True, epochs=epochs, imgsz=imgsz, batch=batch,
+                device=device, workers=workers, cache=cache, project=str(project.resolve()), name=name,
+                exist_ok=True, optimizer="SGD", lr0=0.01, momentum=0.937, nbs=batch,
+                warmup_epochs=min(1.0, epochs / 10), cos_lr=True, close_mosaic=max(1, epochs // 10),
+                fliplr=0.0, flipud=0.0, degrees=0.0, mosaic=1.0, scale=0.4, translate=0.1,
+                hsv_h=0.015, hsv_s=0.5, hsv_v=0.4, pretrained=False, amp=device != "cpu",
+                plots=False, verbose=False, patience=100)
+    if hours:
+        args["time"] = hours
+    model.train(**args)
+    return run_dir / "weights" / "best.pt"
+
+
+def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFIER_IMGSZ,
+                     batch: int = 128, device: str | None = None, hours: float | None = None,
+                     weights: str | None = None, workers: int = 2, cache: bool | str = False,
+                     project: Path = Path("runs"), name: str = "classifier",
+                     models_dir: Path = MODELS_DIR) -> Path:
+    """Train the 52-card index-crop classifier; returns the best weights of the run."""
+    from ultralytics import YOLO
+
+    device = _pick_device(device)
+    _no_downloads()
+    if device == "cpu":
+        _use_all_cores()
+    model = YOLO(_start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml"), task="classify")
+    args = dict(data=str(crops_dir), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
+                workers=workers, cache=cache, project=str(project.resolve()), name=name, exist_ok=True,
+                optimizer="AdamW", lr0=0.002, nbs=batch, warmup_epochs=min(1.0, epochs / 10),
+                cos_lr=True, fliplr=0.0, flipud=0.0, scale=0.15, erasing=0.0, auto_augment=None,
+                hsv_h=0.015, hsv_s=0.4, hsv_v=0.4, pretrained=False, amp=device != "cpu",
+                plots=False, verbose=False, patience=100)
+    if hours:
+        args["time"] = hours
+    model.train(**args)
+    return run_dir_best(project / name)
+
+
+def run_dir_best(run_dir: Path) -> Path:
+    best = run_dir / "weights" / "best.pt"
+    return best if best.exists() else run_dir / "weights" / "last.pt"
+
+
+def install_weights(detector: Path | None, classifier: Path | None, models_dir: Path = MODELS_DIR,
+                    detect_imgsz: int = 1024) -> Path:
+    """Copy trained weights where ``ginscore detect/score/serve`` load them and update model.json."""
+    models_dir.mkdir(parents=True, exist_ok=True)
+    info_path = models_dir / MODEL_INFO_FILE
+    info = json.loads(info_path.read_text()) if info_path.exists() else {}
+    if detector is not None:
+        shutil.copyfile(detector, models_dir / DETECTOR_FILE)
+        info["detector"] = DETECTOR_FILE
+    if classifier is not None:
+        shutil.copyfile(classifier, models_dir / CLASSIFIER_FILE)
+        info["classifier"] = CLASSIFIER_FILE
+    info.setdefault("imgsz", detect_imgsz)
+    info.setdefault("webcam_imgsz", 640)
+    info.setdefault("conf", 0.25)
+    info.setdefault("classifier_imgsz", CLASSIFIER_IMGSZ)
+    info["updated"] = time.strftime("%Y-%m-%d %H:%M")
+    info_path.write_text(json.dumps(info, indent=2) + "\n")
+    return info_path
 
 
 def add_commands(commands: "argparse._SubParsersAction") -> None:
-    """Register this part's sub-commands on the ``ginscore`` parser."""
+    parser = commands.add_parser(
+        "train", help="train the card detector on a dataset from 'ginscore synth'",
+        description="Train the corner-index detector and/or the card classifier with ultralytics. "
+                    "Starts from the shipped models (or from scratch with --scratch); never downloads "
+                    "weights. The best weights are installed into models/ unless --no-install.")
+    parser.add_argument("data", type=Path, help="dataset folder written by 'ginscore synth' (use --crops there for the classifier)")
+    parser.add_argument("--part", choices=["detector", "classifier", "both"], default="both")
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--imgsz", type=int, default=640, help="detector training image size")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--device", default=None, help="'cpu', '0' for the first GPU; default: a GPU if there is one")
+    parser.add_argument("--hours", type=float, default=None, help="wall-time budget per model (overrides --epochs)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cache", choices=["ram", "disk", "none"], default="none",
+                        help="cache decoded images (ram needs ~1 GB per 1,000 scenes at 640)")
+    parser.add_argument("--scratch", action="store_true", help="start from random weights, not the shipped model")
+    parser.add_argument("--weights", default=None, help="start from these detector weights")
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted detector run in runs/detector")
+    parser.add_argument("--project", type=Path, default=Path("runs"), help="where ultralytics writes runs (default runs/)")
+    parser.add_argument("--models-dir", type=Path, default=MODELS_DIR, help="where to install the weights")
+    parser.add_argument("--no-install", action="store_true", help="leave models/ alone")
+    parser.set_defaults(run=run_train)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    data_yaml = args.data / "data.yaml"
+    crops = args.data / "crops"
+    if args.part in ("detector", "both") and not data_yaml.exists():
+        raise FileNotFoundError(f"{data_yaml} not found: make a dataset with 'ginscore synth --out {args.data}'")
+    if args.part in ("classifier", "both") and not (crops / "train").is_dir():
+        raise FileNotFoundError(f"{crops}/train not found: make the dataset with 'ginscore synth --crops'")
+    detector = classifier = None
+    if args.part in ("detector", "both"):
+        detector = train_detector(
+            data_yaml, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device,
+            hours=args.hours, weights="yolov8n.yaml" if args.scratch else args.weights,
+            workers=args.workers, project=args.project, resume=args.resume, models_dir=args.models_dir,
+            cache=False if args.cache == "none" else args.cache)
+    if args.part in ("classifier", "both"):
+        classifier = train_classifier(
+            crops, epochs=args.epochs, device=args.device, hours=args.hours,
+            weights="yolov8n-cls.yaml" if args.scratch else None, workers=args.workers,
+            project=args.project, models_dir=args.models_dir, batch=max(args.batch, 64),
+            cache=False if args.cache == "none" else args.cache)
+    if not args.no_install:
+        info = install_weights(detector, classifier, args.models_dir)
+        print(f"installed into {info.parent} ({info.name} updated)")
+    return 0

@@ -1,6 +1,48 @@
-"""Sub-commands of ``ginscore`` for this part (see web/cli.py)."""
+"""``ginscore synth``: generate a synthetic training dataset of table scenes."""
+from __future__ import annotations
+
 import argparse
+import time
+from pathlib import Path
 
 
 def add_commands(commands: "argparse._SubParsersAction") -> None:
-    """Register this part's sub-commands on the ``ginscore`` parser."""
+    parser = commands.add_parser(
+        "synth", help="generate synthetic table scenes (an ultralytics detection dataset)",
+        description="Render synthetic photos of cards on tables with one box per readable corner "
+                    "index. Decks marked 'val' appear only in the validation split.")
+    parser.add_argument("--out", type=Path, required=True, help="output folder (created)")
+    parser.add_argument("--count", type=int, default=1000, help="number of scenes (default 1000)")
+    parser.add_argument("--imgsz", type=int, default=640, help="long side of each image in pixels (default 640)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed; same seed, same bytes")
+    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument("--crops", action="store_true",
+                        help="also write index crops per card code for the card classifier")
+    parser.add_argument("--preview", type=Path, metavar="PNG",
+                        help="write a contact sheet of the first scenes with boxes and codes, then stop")
+    parser.add_argument("--preview-count", type=int, default=16)
+    parser.add_argument("--datasets", type=Path, default=None,
+                        help="folder holding decks/, backs/, surfaces/ (default: the repository's datasets/)")
+    parser.set_defaults(run=run_synth)
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from vision.synth.dataset import SynthConfig, draw_preview, generate
+
+    if args.count < 1:
+        raise ValueError(f"--count must be at least 1, got {args.count}")
+    if not 64 <= args.imgsz <= 4096:
+        raise ValueError(f"--imgsz must be between 64 and 4096 pixels, got {args.imgsz}")
+    config = SynthConfig(out=args.out, count=args.count, imgsz=args.imgsz, seed=args.seed,
+                         crops=args.crops, workers=args.workers, datasets_root=args.datasets)
+    if args.preview:
+        path = draw_preview(config, min(args.preview_count, args.count), args.preview)
+        print(f"preview written to {path}")
+        return 0
+    start = time.perf_counter()
+    stats = generate(config)
+    seconds = time.perf_counter() - start
+    print(f"{stats['scenes']} scenes ({stats['train']} train, {stats['val']} val), "
+          f"{stats['boxes']} index boxes, {stats['hidden']} hidden indices dropped, "
+          f"{seconds:.1f} s = {stats['scenes'] / seconds:.1f} scenes/s -> {args.out / 'data.yaml'}")
+    return 0

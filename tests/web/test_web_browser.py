@@ -1,0 +1,207 @@
+"""End to end in a real headless Chromium (Debian's, driven by Playwright), against `ginscore serve`.
+
+One browser for the module; the app runs as a subprocess on a free loopback port with a temp DB,
+and is restarted once to check that nothing is lost.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import ANN_GIN, BOB_LOSES, REPO, needs_model, real_val_crop
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed "
+                                 "(apt-get install chromium; .ci/install does it)")]
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(os.environ.get("GINSCORE_SCREENSHOTS", "")) if os.environ.get("GINSCORE_SCREENSHOTS") else None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`ginscore serve` in a subprocess."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from web.cli import main; sys.exit(main())", "serve",
+             "--db", str(self.db), "--port", str(self.port)],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=2)
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError("ginscore serve exited: " + self.process.stdout.read())
+                time.sleep(0.2)
+        raise RuntimeError("ginscore serve did not answer in 60 s")
+
+    def stop(self) -> str:
+        self.process.terminate()
+        output, _ = self.process.communicate(timeout=20)
+        return output
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("e2e") / "sheet.sqlite")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    if SCREENSHOTS:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def totals(page) -> tuple[int, int]:
+    return int(page.text_content("#total0")), int(page.text_content("#total1"))
+
+
+def pick(page, player: int, cards: str) -> None:
+    for code in cards.split():
+        page.locator(f'input[name="pick{player}"][value="{code}"]').check(force=True)
+
+
+def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
+    page.goto(server.url + "/")
+    shot(page, "index-empty")
+    page.click("text=New game")
+    page.fill('input[name="player0"]', "Ann")
+    page.fill('input[name="player1"]', "Bob <b>")
+    shot(page, "new-game")
+    page.click("text=Start the game")
+    assert page.text_content("h1").startswith("Ann")
+    assert "Bob <b>" in page.text_content("h1")                   # escaped, shown as text
+
+    # hand 1: the card picker, then the review page with the engine's explanation
+    page.click("text=Enter by hand")
+    pick(page, 0, ANN_GIN)
+    pick(page, 1, BOB_LOSES)
+    assert page.text_content('[data-count-for="pick0"]') == "(10 cards)"
+    page.check('#picker-form input[name="knocker"][value="0"]')
+    shot(page, "manual")
+    page.click("text=Score these cards")
+    assert "gin" in page.text_content("#result") and "55" in page.text_content("#result")
+    shot(page, "review-manual")
+    page.click("#save-hand")
+    assert totals(page) == (80, 0)
+
+    # hand 2: quick counts; then undo it
+    page.click("text=Enter by hand")
+    page.check('#counts-form input[name="knocker"][value="1"]')
+    page.fill('input[name="deadwood0"]', "40")
+    page.fill('input[name="deadwood1"]', "3")
+    page.click("#counts-form >> text=Save hand")
+    assert totals(page) == (80, 37)
+    page.click("text=Undo last hand")
+    assert totals(page) == (80, 0)
+
+    # hand 2 again, then a gin that ends the game
+    page.click("text=Enter by hand")
+    page.check('#counts-form input[name="knocker"][value="0"]')
+    page.fill('input[name="deadwood0"]', "0")
+    page.fill('input[name="deadwood1"]', "20")
+    page.check('#counts-form input[name="gin"]')
+    page.click("#counts-form >> text=Save hand")
+    assert page.is_visible("#reckoning")
+    reckoning = page.text_content("#reckoning")
+    assert "Ann wins" in reckoning and "Game bonus" in reckoning and "Rematch" in reckoning
+    shot(page, "sheet-final")
+    game_url = page.url
+
+    output = server.stop()
+    assert f"score sheet at http://127.0.0.1:{server.port}/" in output
+    server.start()
+    page.goto(game_url)
+    assert totals(page) == (125, 0) and page.is_visible("#reckoning")
+
+
+def test_review_page_moves_and_adds_cards(server, page):
+    page.goto(server.url + "/games/new")
+    page.fill('input[name="player0"]', "Cat")
+    page.fill('input[name="player1"]', "Dan")
+    page.click("text=Start the game")
+    page.click("text=Enter by hand")
+    pick(page, 0, ANN_GIN)
+    pick(page, 1, BOB_LOSES.replace("4d", "") + " 5s")             # 5s: wrong card, Dan's 4d missing
+    page.check('#picker-form input[name="knocker"][value="0"]')
+    page.click("text=Score these cards")
+    assert "Cat scores 81" in page.text_content("#result")          # 5s instead of 4d: one more deadwood
+    page.locator('.chips[data-for="cards1"] .chip[data-card="5s"] button[aria-label^="Remove"]').click()
+    page.select_option('select[data-add-to="cards1"]', "4d")
+    assert "4d" in page.input_value("#cards1") and "5s" not in page.input_value("#cards1")
+    page.click("#swap-sides")
+    assert set(page.input_value("#cards0").split()) == set(BOB_LOSES.split())
+    page.click("#swap-sides")
+    assert set(page.input_value("#cards0").split()) == set(ANN_GIN.split())
+    page.click("text=Check score")
+    assert "Cat scores 80" in page.text_content("#result")
+    page.click("#save-hand")
+    assert totals(page) == (80, 0)
+
+
+@needs_model
+def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
+    photo, _ = real_val_crop()
+    path = tmp_path / "table.jpg"
+    path.write_bytes(photo)
+    page.goto(server.url + "/games/new")
+    page.fill('input[name="player0"]', "Eve")
+    page.fill('input[name="player1"]', "Fay")
+    page.click("text=Start the game")
+    with page.expect_navigation(timeout=180_000):
+        page.set_input_files('input[name="photo"]', str(path))
+    assert page.locator("figure.photo .box").count() > 0
+    shot(page, "review-photo")
+    # fix: remove the first card found from hand 1 and put it in hand 2
+    first = page.input_value("#cards0").split()[0]
+    page.locator(f'.chips[data-for="cards0"] .chip[data-card="{first}"] button[aria-label^="Move"]').click()
+    assert first in page.input_value("#cards1").split() and first not in page.input_value("#cards0").split()
+    page.check('#review-form input[name="knocker"][value="0"]')
+    page.click("text=Check score")
+    assert page.is_visible("#review-error") or page.is_visible("#result")   # the crop is not a real showdown

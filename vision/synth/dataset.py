@@ -1,0 +1,190 @@
+"""Write synthetic scenes as an ultralytics detection dataset (and optional classifier crops).
+
+Layout of ``out``::
+
+    images/train/*.jpg  labels/train/*.txt     scenes drawn with the training decks
+    images/val/*.jpg    labels/val/*.txt       scenes drawn with held-out decks only
+    data.yaml                                  names: the 52 card codes in canonical order
+    crops/train/<code>/*.jpg, crops/val/...    (--crops) index crops for the card classifier
+
+Scene i of a run depends only on (seed, i), so a dataset is the same bytes for the same seed,
+whatever the number of worker processes.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import CARD_CODES
+from vision.crops import crop_index
+from vision.synth.scene import CODE_TO_CLASS, Scene, render_scene
+
+VAL_FRACTION = 0.1
+
+
+@dataclass(frozen=True)
+class SynthConfig:
+    out: Path
+    count: int
+    imgsz: int = 640
+    seed: int = 0
+    crops: bool = False
+    crops_per_scene: int = 12
+    workers: int = 0                     # 0: all cores
+    datasets_root: Path | None = None    # where decks/, backs/, surfaces/ live
+
+
+_STATE: dict = {}
+
+
+def _load_assets(root: Path | None) -> dict:
+    from vision.synth import decks as deck_assets
+
+    train = deck_assets.load_decks(root, split="train")
+    val = deck_assets.load_decks(root, split="val")
+    if not train:
+        raise ValueError(f"no training decks found under {root or 'datasets/'}decks: see docs/assets.md")
+    if not val:
+        val = train[-1:]
+    backs = deck_assets.load_backs(root)
+    photos = deck_assets.load_surface_photos(root)
+    photos = [p if isinstance(p, np.ndarray) else cv2.imread(str(p)) for p in photos]
+    return {"train": train, "val": val, "backs": backs, "photos": [p for p in photos if p is not None]}
+
+
+def _init_worker(config: SynthConfig) -> None:
+    cv2.setNumThreads(1)
+    _STATE["config"] = config
+    _STATE["assets"] = _load_assets(config.datasets_root)
+
+
+def scene_split(config: SynthConfig, index: int) -> str:
+    n_val = max(1, int(round(config.count * VAL_FRACTION))) if config.count > 1 else 0
+    return "val" if index >= config.count - n_val else "train"
+
+
+def make_scene(config: SynthConfig, assets: dict, index: int) -> tuple[str, Scene]:
+    """Scene ``index`` of the dataset: its split and its rendering."""
+    split = scene_split(config, index)
+    rng = np.random.default_rng([config.seed, index])
+    decks = assets[split]
+    deck = decks[rng.integers(len(decks))]
+    aspect = rng.choice([1.0, 0.75, 4 / 3, 0.5625, 16 / 9], p=[0.3, 0.25, 0.25, 0.1, 0.1])
+    if aspect >= 1:
+        size = (config.imgsz, int(round(config.imgsz / aspect)))
+    else:
+        size = (int(round(config.imgsz * aspect)), config.imgsz)
+    return split, render_scene(rng, deck, assets["backs"], assets["photos"], size)
+
+
+def _write_scene(index: int) -> tuple[str, int, int]:
+    config: SynthConfig = _STATE["config"]
+    split, scene = make_scene(config, _STATE["assets"], index)
+    name = f"scene_{config.seed}_{index:07d}"
+    cv2.imwrite(str(config.out / "images" / split / f"{name}.jpg"), scene.image,
+                [cv2.IMWRITE_JPEG_QUALITY, 92])
+    H, W = scene.image.shape[:2]
+    lines = []
+    for label in scene.labels:
+        x0, y0, x1, y1 = label.box
+        lines.append(f"{CODE_TO_CLASS[label.code]} {(x0 + x1) / 2 / W:.6f} {(y0 + y1) / 2 / H:.6f} "
+                     f"{(x1 - x0) / W:.6f} {(y1 - y0) / H:.6f}")
+    (config.out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    if config.crops and scene.labels:
+        rng = np.random.default_rng([config.seed, index, 1])
+        chosen = rng.permutation(len(scene.labels))[:config.crops_per_scene]
+        for k in chosen:
+            label = scene.labels[k]
+            x0, y0, x1, y1 = label.box
+            w, h = x1 - x0, y1 - y0
+            # a detector's box is never exact: jitter position and size a little
+            dx, dy = rng.normal(0, 0.07, 2) * (w, h)
+            sw, sh = np.exp(rng.normal(0, 0.08, 2))
+            cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
+            box = (cx - w * sw / 2, cy - h * sh / 2, cx + w * sw / 2, cy + h * sh / 2)
+            crop = crop_index(scene.image, box)
+            folder = config.out / "crops" / split / label.code
+            cv2.imwrite(str(folder / f"{name}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return split, len(scene.labels), len(scene.hidden)
+
+
+def write_data_yaml(out: Path) -> Path:
+    """The ultralytics dataset file: paths and the 52 class names in canonical order."""
+    lines = [f"path: {out.resolve()}", "train: images/train", "val: images/val", "names:"]
+    lines += [f"  {i}: {code}" for i, code in enumerate(CARD_CODES)]
+    path = out / "data.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def generate(config: SynthConfig, progress: bool = True) -> dict:
+    """Render ``config.count`` scenes into ``config.out``; returns counts."""
+    out = config.out
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        if config.crops:
+            for code in CARD_CODES:
+                (out / "crops" / split / code).mkdir(parents=True, exist_ok=True)
+    write_data_yaml(out)
+    workers = config.workers or os.cpu_count() or 1
+    stats = {"scenes": 0, "boxes": 0, "hidden": 0, "train": 0, "val": 0}
+    indices = range(config.count)
+    if workers == 1:
+        _init_worker(config)
+        results = map(_write_scene, indices)
+        pool = None
+    else:
+        pool = mp.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config,))
+        results = pool.imap_unordered(_write_scene, indices, chunksize=4)
+    try:
+        if progress:
+            from tqdm import tqdm
+            results = tqdm(results, total=config.count, desc="synth", unit="scene")
+        for split, boxes, hidden in results:
+            stats["scenes"] += 1
+            stats["boxes"] += boxes
+            stats["hidden"] += hidden
+            stats[split] += 1
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    (out / "synth.json").write_text(json.dumps({**stats, "seed": config.seed, "imgsz": config.imgsz}, indent=1))
+    return stats
+
+
+def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) -> Path:
+    """A contact sheet of the first ``count`` scenes with boxes and card codes drawn."""
+    assets = _load_assets(config.datasets_root)
+    tiles = []
+    tile = 400
+    for i in range(count):
+        _, scene = make_scene(config, assets, i)
+        img = scene.image.copy()
+        for label in scene.labels:
+            x0, y0, x1, y1 = (int(round(v)) for v in label.box)
+            cv2.rectangle(img, (x0, y0), (x1, y1), (0, 255, 0), 1)
+            cv2.putText(img, label.code, (x0, max(10, y0 - 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                        (0, 0, 255), 1, cv2.LINE_AA)
+        h, w = img.shape[:2]
+        s = tile / max(h, w)
+        img = cv2.resize(img, (int(w * s), int(h * s)))
+        padded = np.full((tile, tile, 3), 40, np.uint8)
+        padded[:img.shape[0], :img.shape[1]] = img
+        cv2.putText(padded, f"{i} {scene.layout} {scene.deck_id}", (4, tile - 6),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1, cv2.LINE_AA)
+        tiles.append(padded)
+    while len(tiles) % columns:
+        tiles.append(np.full((tile, tile, 3), 40, np.uint8))
+    rows = [np.hstack(tiles[r:r + columns]) for r in range(0, len(tiles), columns)]
+    sheet = np.vstack(rows)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), sheet)
+    return path

@@ -1,0 +1,285 @@
+"""Render one synthetic table scene: surface, cards under a camera, light, lens and sensor.
+
+The labels are one box per corner index that a person could still read: an index region more than
+``HIDDEN_INDEX_LIMIT`` hidden (under another card, an object, or outside the photo) gets no box.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.cards import CARD_CODES
+from vision.synth.camera import Camera, project
+from vision.synth.layouts import Placement, random_layout
+from vision.synth.surfaces import random_surface
+
+HIDDEN_INDEX_LIMIT = 0.35   # an index more than 35 % covered (or cut off) is not labelled
+MIN_BOX_PIXELS = 5          # boxes smaller than this (either side) are not labelled
+CODE_TO_CLASS = {code: i for i, code in enumerate(CARD_CODES)}
+
+
+@dataclass
+class IndexLabel:
+    code: str
+    box: tuple[float, float, float, float]    # x0, y0, x1, y1 pixels
+    visible: float                            # fraction of the index region visible
+
+
+@dataclass
+class Scene:
+    image: np.ndarray                          # BGR uint8
+    labels: list[IndexLabel] = field(default_factory=list)
+    layout: str = ""
+    deck_id: str = ""
+    hidden: list[str] = field(default_factory=list)   # codes of indices dropped as unreadable
+
+
+def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
+                  layout_radius: float) -> Camera:
+    w, h = image_size
+    tilt = float(min(abs(rng.normal(0, 22)), 52))
+    fit = 0.92 * min(w, h) / (2 * layout_radius + 1.0)
+    card_pixels = float(np.exp(rng.uniform(np.log(0.1 * max(w, h)), np.log(0.5 * max(w, h)))))
+    if rng.random() < 0.85:
+        card_pixels = min(card_pixels, fit)
+    card_pixels = max(card_pixels, 0.07 * max(w, h))
+    return Camera(tilt=tilt, yaw=float(rng.uniform(0, 360)), roll=float(rng.normal(0, 3)),
+                  card_pixels=card_pixels, image_size=image_size,
+                  shift=(float(rng.normal(0, 0.06 * w)), float(rng.normal(0, 0.06 * h))),
+                  distance=float(rng.uniform(4, 14)))
+
+
+def _face_to_table(face_shape: tuple[int, int], p: Placement) -> np.ndarray:
+    """Affine 3x3 from face pixels to table coordinates (card height = 1)."""
+    fh, fw = face_shape
+    s = 1.0 / fh
+    a = math.radians(p.angle)
+    c, si = math.cos(a), math.sin(a)
+    centre = np.array([[1, 0, -fw / 2], [0, 1, -fh / 2], [0, 0, 1]], dtype=np.float64)
+    scale = np.diag([s, s, 1.0])
+    rot = np.array([[c, -si, 0], [si, c, 0], [0, 0, 1]], dtype=np.float64)
+    move = np.array([[1, 0, p.x], [0, 1, p.y], [0, 0, 1]], dtype=np.float64)
+    return move @ rot @ scale @ centre
+
+
+def as_bgra(image: np.ndarray) -> np.ndarray:
+    """Any 8-bit image as BGRA (opaque where it had no alpha channel)."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 3:
+        image = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    return image
+
+
+def _warp_into(canvas: np.ndarray, owner: np.ndarray, rgba: np.ndarray, h: np.ndarray,
+               owner_id: int, shadow: tuple[float, float, float] | None) -> tuple[int, int, int, int] | None:
+    """Warp an RGBA image onto the canvas with homography ``h``; returns the ROI drawn (x0,y0,x1,y1)."""
+    H, W = canvas.shape[:2]
+    rgba = as_bgra(rgba)
+    fh, fw = rgba.shape[:2]
+    corners = project(h, np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], dtype=np.float64))
+    pad = 12
+    x0 = int(max(0, math.floor(corners[:, 0].min()) - pad))
+    y0 = int(max(0, math.floor(corners[:, 1].min()) - pad))
+    x1 = int(min(W, math.ceil(corners[:, 0].max()) + pad))
+    y1 = int(min(H, math.ceil(corners[:, 1].max()) + pad))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    t = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], dtype=np.float64) @ h
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(rgba, t, size, flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3:4].astype(np.float32) / 255.0
+    roi = canvas[y0:y1, x0:x1].astype(np.float32)
+    if shadow is not None:
+        dx, dy, strength = shadow
+        m = np.float32([[1, 0, dx], [0, 1, dy]])
+        sh = cv2.warpAffine(alpha[..., 0], m, size)
+        k = max(3, int(abs(dx) + abs(dy)) * 2 + 1) | 1
+        sh = cv2.GaussianBlur(sh, (k, k), 0)
+        roi *= (1.0 - strength * sh)[..., None]
+    roi = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+    canvas[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+    owner[y0:y1, x0:x1][alpha[..., 0] > 0.5] = owner_id
+    return x0, y0, x1, y1
+
+
+def _visible_fraction(owner: np.ndarray, polygon: np.ndarray, owner_id: int) -> tuple[float, int]:
+    """Fraction of the polygon's pixels owned by ``owner_id`` (outside the image counts hidden)."""
+    H, W = owner.shape
+    x0, y0 = np.floor(polygon.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(polygon.max(axis=0)).astype(int)
+    bw, bh = x1 - x0 + 1, y1 - y0 + 1
+    if bw <= 0 or bh <= 0:
+        return 0.0, 0
+    mask = np.zeros((bh, bw), np.uint8)
+    cv2.fillPoly(mask, [np.round(polygon - [x0, y0]).astype(np.int32)], 1)
+    total = int(mask.sum())
+    if total == 0:
+        return 0.0, 0
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1 + 1, W), min(y1 + 1, H)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return 0.0, total
+    sub_mask = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    seen = int(((owner[cy0:cy1, cx0:cx1] == owner_id) & (sub_mask > 0)).sum())
+    return seen / total, total
+
+
+def _draw_occluders(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray,
+                    card_pixels: float, hint: tuple[float, float] | None) -> None:
+    """Fingers, a cup, a phone: things that lie over cards at a real table."""
+    H, W = canvas.shape[:2]
+    overlay = canvas.copy()
+    mask = np.zeros((H, W), np.uint8)
+    kind = rng.choice(["fingers", "cup", "phone"], p=[0.6, 0.2, 0.2])
+    if kind == "fingers":
+        skin = np.array([rng.uniform(60, 170), rng.uniform(100, 190), rng.uniform(150, 235)])
+        cx, cy = hint if hint is not None else (rng.uniform(0, W), rng.uniform(0, H))
+        base = rng.uniform(0, 2 * np.pi)
+        fw = card_pixels * rng.uniform(0.12, 0.2)
+        for k in range(int(rng.integers(1, 5))):
+            a = base + rng.normal(0, 0.25)
+            length = card_pixels * rng.uniform(0.5, 1.0)
+            ox, oy = cx + k * fw * 0.9 * math.cos(base + np.pi / 2), cy + k * fw * 0.9 * math.sin(base + np.pi / 2)
+            p1 = (int(ox), int(oy))
+            p2 = (int(ox + length * math.cos(a)), int(oy + length * math.sin(a)))
+            cv2.line(mask, p1, p2, 1, int(fw))
+            cv2.circle(mask, p2, int(fw / 2), 1, -1)
+        colour = skin
+    elif kind == "cup":
+        r = int(card_pixels * rng.uniform(0.3, 0.5))
+        c = (int(rng.uniform(0, W)), int(rng.uniform(0, H)))
+        cv2.circle(mask, c, r, 1, -1)
+        colour = rng.uniform(30, 250, 3)
+    else:
+        w, h = card_pixels * rng.uniform(0.6, 0.9), card_pixels * rng.uniform(1.2, 1.7)
+        c = (rng.uniform(0, W), rng.uniform(0, H))
+        box = cv2.boxPoints(((c[0], c[1]), (w, h), rng.uniform(0, 180)))
+        cv2.fillPoly(mask, [box.astype(np.int32)], 1)
+        colour = rng.uniform(10, 60, 3)
+    shade = 0.75 + 0.25 * cv2.GaussianBlur(mask.astype(np.float32), (0, 0), max(2.0, card_pixels * 0.05))
+    overlay = (colour[None, None, :] * shade[..., None]).astype(np.float32)
+    m = mask.astype(bool)
+    canvas[m] = np.clip(overlay[m], 0, 255).astype(np.uint8)
+    owner[m] = -2
+
+
+def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray,
+                    card_pixels: float) -> np.ndarray:
+    H, W = img.shape[:2]
+    f = img.astype(np.float32)
+    # uneven light: a smooth gain field
+    gx, gy = np.meshgrid(np.linspace(-1, 1, W, dtype=np.float32), np.linspace(-1, 1, H, dtype=np.float32))
+    a, b = rng.normal(0, 0.25, 2)
+    gain = (1.0 + a * gx + b * gy + rng.normal(0, 0.15) * (gx ** 2 + gy ** 2)).astype(np.float32)
+    # a soft shadow (a hand, a head over the table)
+    if rng.random() < 0.3:
+        cx, cy, r = rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.3, 0.9)
+        d = np.sqrt((gx - cx) ** 2 + (gy - cy) ** 2)
+        gain *= 1 - rng.uniform(0.2, 0.55) * np.clip(1 - d / r, 0, 1) ** 0.7
+    f *= np.clip(gain, 0.3, 1.6)[..., None]
+    # glare on glossy cards
+    if rng.random() < 0.3:
+        cx, cy = rng.uniform(0, W), rng.uniform(0, H)
+        sx, sy = card_pixels * rng.uniform(0.2, 1.0), card_pixels * rng.uniform(0.1, 0.5)
+        ang = rng.uniform(0, np.pi)
+        xs, ys = np.arange(W, dtype=np.float32)[None, :] - cx, np.arange(H, dtype=np.float32)[:, None] - cy
+        xr = xs * math.cos(ang) + ys * math.sin(ang)
+        yr = -xs * math.sin(ang) + ys * math.cos(ang)
+        blob = np.exp(-(xr ** 2 / (2 * sx ** 2) + yr ** 2 / (2 * sy ** 2))).astype(np.float32)
+        blob *= (owner >= 0).astype(np.float32)
+        f += rng.uniform(60, 200) * blob[..., None]
+    # white balance and exposure, then gamma through a lookup table
+    f *= rng.uniform(0.8, 1.2, 3).astype(np.float32)[None, None, :] * np.float32(rng.uniform(0.65, 1.3))
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    gamma = rng.uniform(0.7, 1.4)
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    out = cv2.LUT(out, lut)
+    # lens: defocus or motion blur
+    r = rng.random()
+    if r < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+    elif r < 0.45:
+        n = int(rng.integers(3, 10))
+        k = np.zeros((n, n), np.float32)
+        k[n // 2, :] = 1.0 / n
+        rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        k = cv2.warpAffine(k, rot, (n, n))
+        k /= max(k.sum(), 1e-6)
+        out = cv2.filter2D(out, -1, k)
+    # sensor noise
+    sigma = rng.uniform(0, 9)
+    if sigma > 1:
+        noise = rng.standard_normal(out.shape, dtype=np.float32) * np.float32(sigma)
+        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+    # JPEG artefacts
+    q = int(rng.integers(35, 96))
+    ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+
+def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
+                 surface_photos: list[np.ndarray], image_size: tuple[int, int]) -> Scene:
+    """One random scene with cards of ``deck`` (a vision.synth.decks.Deck)."""
+    W, H = image_size
+    layout, placements = random_layout(rng)
+    if placements:
+        pts = np.array([[p.x, p.y] for p in placements])
+        centre = pts.mean(axis=0)
+        radius = float(np.max(np.linalg.norm(pts - centre, axis=1))) + 0.5
+    else:
+        centre, radius = np.zeros(2), 1.0
+    cam = random_camera(rng, image_size, radius)
+    cam = Camera(**{**cam.__dict__, "target": (float(centre[0]), float(centre[1]))})
+    hcam = cam.homography()
+
+    # the table surface, drawn in table coordinates and seen through the camera
+    tex_size = 640
+    extent = max(radius + 1.0, 1.3 * max(W, H) / cam.card_pixels / max(math.cos(math.radians(cam.tilt)), 0.5))
+    tex = random_surface(rng, (tex_size, tex_size), surface_photos)
+    tex_to_table = np.array([[2 * extent / tex_size, 0, centre[0] - extent],
+                             [0, 2 * extent / tex_size, centre[1] - extent], [0, 0, 1]])
+    floor = tuple(float(v) for v in rng.uniform(10, 90, 3))
+    canvas = cv2.warpPerspective(tex, hcam @ tex_to_table, (W, H), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=floor)
+    owner = np.full((H, W), -1, np.int32)
+
+    back = backs[rng.integers(len(backs))] if backs else None
+    light_dir = rng.uniform(0, 2 * np.pi)
+    shadow_len = rng.uniform(0, 0.04) * cam.card_pixels
+    shadow_strength = rng.uniform(0.1, 0.5)
+    drawn: list[tuple[int, Placement, np.ndarray]] = []
+    for i, p in enumerate(placements):
+        rgba = deck.faces[p.code] if p.code is not None else back
+        if rgba is None:
+            continue
+        h = hcam @ _face_to_table(rgba.shape[:2], p)
+        shadow = (shadow_len * math.cos(light_dir), shadow_len * math.sin(light_dir), shadow_strength)
+        if _warp_into(canvas, owner, rgba, h, i, shadow) is not None and p.code is not None:
+            drawn.append((i, p, h))
+
+    if drawn and rng.random() < 0.25:
+        i, p, h = drawn[rng.integers(len(drawn))]
+        fh, fw = deck.faces[p.code].shape[:2]
+        hint = tuple(project(h, np.array([[fw * rng.uniform(0, 1), fh * rng.uniform(0.5, 1)]]))[0])
+        _draw_occluders(rng, canvas, owner, cam.card_pixels, hint)
+    elif rng.random() < 0.1:
+        _draw_occluders(rng, canvas, owner, cam.card_pixels, None)
+
+    scene = Scene(image=canvas, layout=layout, deck_id=getattr(deck, "deck_id", ""))
+    for i, p, h in drawn:
+        for box in deck.index_boxes[p.code]:
+            x0, y0, x1, y1 = box
+            poly = project(h, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
+            visible, _ = _visible_fraction(owner, poly, i)
+            bx0, by0 = np.clip(poly.min(axis=0), 0, [W, H])
+            bx1, by1 = np.clip(poly.max(axis=0), 0, [W, H])
+            if visible >= 1.0 - HIDDEN_INDEX_LIMIT and min(bx1 - bx0, by1 - by0) >= MIN_BOX_PIXELS:
+                scene.labels.append(IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible))
+            else:
+                scene.hidden.append(p.code)
+    scene.image = _light_and_lens(rng, canvas, owner, cam.card_pixels)
+    return scene

@@ -1,0 +1,150 @@
+"""A small JSON API: games, the sheet, photo readings, adding and undoing hands.
+
+Writes need the header ``X-Requested-With`` (any value): a browser cannot send it from another
+site without a CORS preflight, which this app never grants, so the API needs no CSRF token.
+With a table PIN, send it as ``X-Table-Pin`` (or enter it once in the browser).
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, request
+
+from vision.reading import ImageError
+
+from . import scoring, store
+from .db import transaction
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def api_error(message: str, status: int = 400):
+    return jsonify(error=message), status
+
+
+@bp.before_request
+def require_custom_header():
+    if request.method not in ("GET", "HEAD", "OPTIONS") and not request.headers.get("X-Requested-With"):
+        return api_error("API writes need the header X-Requested-With (any value).", 400)
+    return None
+
+
+def sheet_json(game) -> dict:
+    sheet = scoring.build_sheet(game, store.get_hands(game["id"]))
+    return {"id": game["id"], "players": list(sheet.players), "target": game["target"],
+            "rules": scoring.rules_to_dict(scoring.rules_from_json(game["rules_json"])),
+            **sheet.to_dict()}
+
+
+def game_or_404(game_id: int):
+    game = store.get_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+@bp.get("/games")
+def list_games():
+    """Every game: id, players, target, hands so far, finished or not."""
+    return jsonify(games=[{"id": g["id"], "players": [g["player0"], g["player1"]], "target": g["target"],
+                           "hands": g["hand_count"], "finished": bool(g["finished"])} for g in store.list_games()])
+
+
+@bp.post("/games")
+def create_game():
+    """Body: {"players": [a, b], "preset": "standard", "rules": {option: value}, "target": 100}."""
+    from .games import parse_new_game_form
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return api_error("Send a JSON object: {\"players\": [\"Ann\", \"Bob\"], \"target\": 100}.")
+    players = body.get("players")
+    if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)):
+        return api_error("\"players\" must be a list of two names.")
+    form = {"player0": players[0], "player1": players[1], "preset": str(body.get("preset", "standard")),
+            "target": str(body.get("target", ""))}
+    rules = body.get("rules") or {}
+    if not isinstance(rules, dict):
+        return api_error("\"rules\" must be an object of rule options.")
+    try:
+        parsed_players, rules_json, target = parse_new_game_form(scoring.FormView(form, rules))
+    except ValueError as error:
+        return api_error(str(error))
+    with transaction() as connection:
+        game_id = store.insert_game(connection, parsed_players, rules_json, target)
+    return jsonify(sheet_json(store.get_game(game_id))), 201
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int):
+    """The sheet: hands, totals, boxes, next dealer, reckoning."""
+    return jsonify(sheet_json(game_or_404(game_id)))
+
+
+@bp.post("/games/<int:game_id>/photo")
+def photo(game_id: int):
+    """Multipart field "photo": read the cards; returns the reading and a photo_id for /hands."""
+    from .hands import photo_error_status, store_photo_for_review
+    import json
+    game = game_or_404(game_id)
+    upload = request.files.get("photo")
+    if upload is None:
+        return api_error("Send the photo as the multipart field \"photo\".")
+    try:
+        photo_id = store_photo_for_review(game, upload.read(), "api")
+    except ImageError as error:
+        return api_error(str(error), photo_error_status(error))
+    reading = json.loads(store.get_photo(photo_id)["reading_json"])
+    return jsonify(photo_id=photo_id, reading=reading), 201
+
+
+@bp.post("/games/<int:game_id>/hands")
+def add_hand(game_id: int):
+    """Body: {"knocker": 0|1, "cards": [[...], [...]], "upcard": null, "photo_id": null}
+    or {"knocker": 0|1, "deadwood": [n, m], "gin": false} or {"void": true}; optional "replace": n."""
+    from .hands import get_pending_photo, save_hand
+    game = game_or_404(game_id)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return api_error("Send a JSON object describing the hand.")
+    rules = scoring.rules_from_json(game["rules_json"])
+    players = (game["player0"], game["player1"])
+    replace = body.get("replace")
+    if replace is not None and (not isinstance(replace, int) or not 1 <= replace <= len(store.get_hands(game_id))):
+        return api_error(f"There is no hand {replace!r} to replace.", 404)
+    photo = None
+    try:
+        if body.get("void"):
+            entry = store.HandEntry(entry="void")
+        elif "deadwood" in body:
+            deadwood = body["deadwood"]
+            if not (isinstance(deadwood, list) and len(deadwood) == 2):
+                return api_error("\"deadwood\" must be a list of two counts.")
+            entry = scoring.counts_entry(str(body.get("knocker", "")), str(deadwood[0]), str(deadwood[1]),
+                                         bool(body.get("gin")), rules, players,
+                                         str(body.get("upcard") or ""))
+        else:
+            cards = body.get("cards")
+            if not (isinstance(cards, list) and len(cards) == 2):
+                return api_error("\"cards\" must be a list of two hands (lists of card codes like \"Ts\").")
+            texts = tuple(" ".join(map(str, hand)) if isinstance(hand, list) else str(hand) for hand in cards)
+            if body.get("photo_id") is not None:
+                photo = get_pending_photo(game_id, int(body["photo_id"]))
+            entry = scoring.showdown_entry(texts, str(body.get("knocker", "")), str(body.get("upcard") or ""),
+                                           rules, players, source="photo" if photo is not None else "api")
+        result = scoring.score_entry(entry, rules, players)
+    except ValueError as error:
+        return api_error(str(error))
+    try:
+        save_hand(game, entry, replace, photo)
+    except ValueError as error:
+        return api_error(str(error), 409)
+    return jsonify(hand=result.to_dict(), sheet=sheet_json(store.get_game(game_id))), 201
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int):
+    """Remove the latest hand."""
+    from .games import undo_last_hand
+    game = game_or_404(game_id)
+    position = undo_last_hand(game)
+    if position is None:
+        return api_error("There is no hand to undo.", 409)
+    return jsonify(undone=position, sheet=sheet_json(store.get_game(game_id)))

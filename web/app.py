@@ -1,0 +1,109 @@
+"""The Flask app factory behind ``web.create_app``.
+
+``create_app(test_config)`` builds the Flask app (flaskr style): an SQLite file in the instance
+folder by default, blueprints for games, hands, settings, the camera and the JSON API.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+
+MEBIBYTE = 1024 * 1024
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; ``test_config`` overrides the defaults (DATABASE, PIN, CAMERA_SOURCE, ...)."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        SECRET_KEY=None,
+        DATABASE=os.path.join(app.instance_path, "ginscore.sqlite"),
+        MAX_CONTENT_LENGTH=20 * MEBIBYTE,     # whole request; uploads bigger than this get a 413
+        MAX_IMAGE_PIXELS=40_000_000,          # decompression bombs: refuse bigger images
+        PIN=None,                             # table PIN: required before any change when set
+        CAMERA_SOURCE=None,                   # device index, stream URL or video file
+        MODEL_PATH=None,                      # detector weights; None = the shipped model
+        LAN_URL=None,                         # shown with a QR code when serving on the LAN
+        WTF_CSRF_TIME_LIMIT=None,             # a sheet stays open on a phone for hours
+    )
+    if test_config is not None:
+        app.config.update(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret_key(app.instance_path)
+
+    from . import db
+    db.init_app(app)
+
+    from flask_wtf.csrf import CSRFError, CSRFProtect
+    csrf = CSRFProtect(app)
+
+    from . import api, camera, games, hands, pin, settings
+    app.register_blueprint(pin.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(hands.bp)
+    app.register_blueprint(settings.bp)
+    app.register_blueprint(camera.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
+    app.before_request(pin.require_pin_for_changes)
+
+    def wants_json() -> bool:
+        return request.path.startswith("/api/")
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        message = "The form had expired or came from another page; reload the page and try again."
+        if wants_json():
+            return jsonify(error=message), 400
+        return render_template("error.html", message=message), 400
+
+    @app.errorhandler(413)
+    def too_large(error: Exception):
+        limit = app.config["MAX_CONTENT_LENGTH"] // MEBIBYTE
+        message = f"The upload is larger than {limit} MB; send a smaller photo (a phone photo is 2-6 MB)."
+        if wants_json():
+            return jsonify(error=message), 413
+        return render_template("error.html", message=message), 413
+
+    @app.errorhandler(404)
+    def not_found(error: Exception):
+        message = "There is no such page, game or hand (it may have been deleted)."
+        if wants_json():
+            return jsonify(error=message), 404
+        return render_template("error.html", message=message), 404
+
+    @app.errorhandler(500)
+    def server_error(error: Exception):
+        message = "Something went wrong on the server; nothing was changed. Try again."
+        if wants_json():
+            return jsonify(error=message), 500
+        return render_template("error.html", message=message), 500
+
+    from .scoring import card_label
+    app.add_template_filter(card_label, "card_label")
+
+    @app.context_processor
+    def page_globals() -> dict[str, Any]:
+        return {"lan_url": app.config.get("LAN_URL"), "pin_required": bool(app.config.get("PIN"))}
+
+    return app
+
+
+def _instance_secret_key(instance_path: str) -> str:
+    """A random key kept in the instance folder, so sessions survive a restart."""
+    path = os.path.join(instance_path, "secret_key")
+    try:
+        with open(path, encoding="ascii") as file:
+            key = file.read().strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    with open(path, "w", encoding="ascii") as file:
+        file.write(key)
+    os.chmod(path, 0o600)
+    return key

@@ -1,0 +1,171 @@
+"""The webcam over the table: a live MJPEG view with the cards found drawn on it, and capture.
+
+The source is an OpenCV ``VideoCapture`` source: a device index (``0``), a stream URL or a video
+file (played in a loop). It comes from the settings page or ``ginscore serve --camera``.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, url_for
+
+from vision.reading import ImageError
+
+from . import recognition
+from .games import current_camera_source, load_game_or_404
+
+bp = Blueprint("camera", __name__)
+
+FRAME_INTERVAL_S = 0.2      # about 5 frames a second on the live view
+DETECT_INTERVAL_S = 3.0     # the detector runs on a live frame at most this often (CPU is scarce)
+
+
+class CameraError(ImageError):
+    """The camera source cannot be opened or gives no frame."""
+
+
+class CameraFeed:
+    """One opened ``cv2.VideoCapture``, shared by every viewer of the same source."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._capture = None
+        self._lock = threading.Lock()
+        self.last_reading = None
+        self.last_detect_time = 0.0
+
+    def _open(self):
+        import cv2
+        target: int | str = int(self.source) if self.source.isdigit() else self.source
+        capture = cv2.VideoCapture(target)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraError(f"The camera {self.source!r} cannot be opened; check the source in Settings.")
+        return capture
+
+    def read_frame(self):
+        """The next frame as a BGR array; a video file starts again at its end."""
+        import cv2
+        with self._lock:
+            if self._capture is None:
+                self._capture = self._open()
+            ok, frame = self._capture.read()
+            if not ok:  # end of a video file, or a dropped stream: try once from the start
+                self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, frame = self._capture.read()
+            if not ok:
+                self._capture.release()
+                self._capture = None
+                raise CameraError(f"The camera {self.source!r} gave no picture; check that it is connected.")
+            return frame
+
+    def close(self) -> None:
+        with self._lock:
+            if self._capture is not None:
+                self._capture.release()
+                self._capture = None
+
+
+_FEEDS: dict[str, CameraFeed] = {}
+_FEEDS_LOCK = threading.Lock()
+
+
+def feed_for(source: str) -> CameraFeed:
+    """The process's one feed for this source (opened on first use)."""
+    with _FEEDS_LOCK:
+        if source not in _FEEDS:
+            _FEEDS[source] = CameraFeed(source)
+        return _FEEDS[source]
+
+
+def encode_jpeg(frame) -> bytes:
+    import cv2
+    ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    if not ok:
+        raise CameraError("A camera frame could not be encoded.")
+    return encoded.tobytes()
+
+
+def draw_reading(frame, reading) -> None:
+    """Draw each card's corner boxes and its code on the frame (in place)."""
+    import cv2
+    for card in reading.cards:
+        colour = (0, 200, 0) if card.confidence >= 0.5 else (0, 140, 255)
+        for x0, y0, x1, y1 in card.boxes:
+            cv2.rectangle(frame, (int(x0), int(y0)), (int(x1), int(y1)), colour, 2)
+            cv2.putText(frame, card.card, (int(x0), max(12, int(y0) - 4)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.6, colour, 2)
+
+
+def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None = None) -> Iterator[bytes]:
+    """JPEG frames for the live view, with the latest detections drawn on them."""
+    sent = 0
+    while limit is None or sent < limit:
+        try:
+            frame = feed.read_frame()
+        except CameraError:
+            return
+        now = time.monotonic()
+        if now - feed.last_detect_time >= DETECT_INTERVAL_S:
+            feed.last_detect_time = now
+            feed.last_reading = recognition.try_recognise_frame(frame.copy(), model_path)\
+                or feed.last_reading
+        if feed.last_reading is not None:
+            draw_reading(frame, feed.last_reading)
+        yield encode_jpeg(frame)
+        sent += 1
+        time.sleep(FRAME_INTERVAL_S)
+
+
+def require_source() -> str:
+    source = current_camera_source()
+    if not source:
+        abort(404)
+    return source
+
+
+@bp.route("/games/<int:game_id>/camera")
+def page(game_id: int):
+    """The live view and the capture button."""
+    game = load_game_or_404(game_id)
+    return render_template("camera.html", game=game, source=require_source())
+
+
+@bp.route("/camera/stream")
+def stream():
+    """multipart/x-mixed-replace MJPEG of the camera with the detected cards drawn."""
+    feed = feed_for(require_source())
+    model_path = current_app.config.get("MODEL_PATH")
+    limit = current_app.config.get("CAMERA_STREAM_FRAMES")  # tests stop the stream after a few frames
+
+    def parts() -> Iterator[bytes]:
+        for jpeg in annotated_frames(feed, model_path, limit):
+            yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode() \
+                + b"\r\n\r\n" + jpeg + b"\r\n"
+    return Response(parts(), mimetype="multipart/x-mixed-replace; boundary=frame",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.route("/camera/frame.jpg")
+def still():
+    """One current frame, no drawing (for a browser that cannot show MJPEG)."""
+    feed = feed_for(require_source())
+    try:
+        return Response(encode_jpeg(feed.read_frame()), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+    except CameraError as error:
+        return Response(str(error), status=503, mimetype="text/plain")
+
+
+@bp.route("/games/<int:game_id>/camera/capture", methods=("POST",))
+def capture(game_id: int):
+    """Take the current frame as the hand's photo and go to the review page."""
+    from .hands import _sheet_context, photo_error_status, store_photo_for_review
+    game = load_game_or_404(game_id)
+    feed = feed_for(require_source())
+    try:
+        photo_id = store_photo_for_review(game, encode_jpeg(feed.read_frame()), "webcam")
+    except ImageError as error:
+        return render_template("sheet.html", **_sheet_context(game), photo_error=str(error)), photo_error_status(error)
+    return redirect(url_for("hands.review_photo", game_id=game_id, photo_id=photo_id))

@@ -1,0 +1,180 @@
+"""Pages for games: the list, a new game, the score sheet, undo, delete, rematch, CSV export."""
+from __future__ import annotations
+
+import csv
+import io
+
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
+                   url_for)
+
+from . import scoring, store
+from .chart import running_totals_svg
+from .db import transaction
+
+bp = Blueprint("games", __name__)
+
+MAX_NAME_LENGTH = 40
+
+
+def load_game_or_404(game_id: int):
+    game = store.get_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def sheet_for(game) -> "scoring.Sheet":
+    return scoring.build_sheet(game, store.get_hands(game["id"]))
+
+
+@bp.route("/")
+def index():
+    """Games in progress and finished."""
+    games = store.list_games()
+    in_progress = [g for g in games if not g["finished"]]
+    finished = [g for g in games if g["finished"]]
+    return render_template("index.html", in_progress=in_progress, finished=finished,
+                           lan_qr_svg=_lan_qr_svg())
+
+
+def _lan_qr_svg() -> str | None:
+    url = current_app.config.get("LAN_URL")
+    if not url:
+        return None
+    import segno
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
+
+
+def spreadsheet_safe(value: object) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula (names may start with = + - @)."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def parse_new_game_form(form) -> tuple[tuple[str, str], str, int]:
+    """Players, rules JSON and target from the new-game form; ValueError says what to fix."""
+    players = tuple(" ".join(form.get(f"player{i}", "").split()) for i in (0, 1))
+    for number, name in enumerate(players, start=1):
+        if not name:
+            raise ValueError(f"Player {number} needs a name.")
+        if len(name) > MAX_NAME_LENGTH:
+            raise ValueError(f"Player {number}'s name is longer than {MAX_NAME_LENGTH} characters.")
+    if players[0].casefold() == players[1].casefold():
+        raise ValueError("The two players need different names.")
+    rules = scoring.rules_from_form(form)
+    target_text = form.get("target", "").strip() or str(scoring.default_target(rules))
+    try:
+        target = int(target_text)
+    except ValueError:
+        raise ValueError(f"The target {target_text!r} is not a whole number of points.") from None
+    if not 10 <= target <= 10_000:
+        raise ValueError("The target must be between 10 and 10000 points.")
+    return (players[0], players[1]), scoring.rules_to_json(scoring.with_target(rules, target)), target
+
+
+@bp.route("/games/new", methods=("GET", "POST"))
+def new_game():
+    """Players, rules (a preset and every option) and the target."""
+    if request.method == "POST":
+        try:
+            players, rules_json, target = parse_new_game_form(request.form)
+        except ValueError as error:
+            flash(str(error))
+            return render_template("new_game.html", fields=scoring.rule_fields(request.form),
+                                   presets=scoring.preset_names(), form=request.form,
+                                   preset_target=scoring.preset_target(request.form.get("preset"))), 400
+        first_dealer = 1 if request.form.get("first_dealer") == "1" else 0
+        with transaction() as connection:
+            game_id = store.insert_game(connection, players, rules_json, target, first_dealer)
+        return redirect(url_for("games.sheet", game_id=game_id))
+    preset = request.args.get("preset", "standard")
+    return render_template("new_game.html", fields=scoring.rule_fields({"preset": preset}),
+                           presets=scoring.preset_names(), form={"preset": preset},
+                           preset_target=scoring.preset_target(preset))
+
+
+@bp.route("/games/<int:game_id>")
+def sheet(game_id: int):
+    """The score sheet: every hand, running totals, boxes, next deal, the reckoning at the end."""
+    game = load_game_or_404(game_id)
+    sheet = sheet_for(game)
+    return render_template("sheet.html", game=game, sheet=sheet,
+                           chart_svg=running_totals_svg(sheet.players, sheet.running_totals, game["target"]),
+                           camera_on=bool(current_camera_source()))
+
+
+def current_camera_source() -> str:
+    return store.get_setting("camera_source") or str(current_app.config.get("CAMERA_SOURCE") or "")
+
+
+@bp.route("/games/<int:game_id>/undo", methods=("POST",))
+def undo(game_id: int):
+    """Take back the latest hand; the totals are recomputed."""
+    game = load_game_or_404(game_id)
+    position = undo_last_hand(game)
+    flash(f"Hand {position} was undone." if position else "There is no hand to undo.")
+    return redirect(url_for("games.sheet", game_id=game_id))
+
+
+def undo_last_hand(game) -> int | None:
+    """Delete the game's latest hand and update its finished state in one transaction."""
+    with transaction() as connection:
+        position = store.delete_last_hand(connection, game["id"])
+        store.set_finished(connection, game["id"],
+                           scoring.build_sheet(game, _hands(connection, game["id"])).game_over)
+    return position
+
+
+def _hands(connection, game_id: int) -> list[store.HandEntry]:
+    rows = connection.execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position", (game_id,)).fetchall()
+    return [store.HandEntry.from_row(row) for row in rows]
+
+
+@bp.route("/games/<int:game_id>/delete", methods=("GET", "POST"))
+def delete(game_id: int):
+    """Ask, then delete the game with all its hands (its kept photos stay, unlinked)."""
+    game = load_game_or_404(game_id)
+    if request.method == "POST":
+        if request.form.get("confirm") != "yes":
+            flash("The game was not deleted.")
+            return redirect(url_for("games.sheet", game_id=game_id))
+        with transaction() as connection:
+            connection.execute("DELETE FROM game WHERE id = ?", (game_id,))
+        flash(f"The game {game['player0']} v {game['player1']} was deleted.")
+        return redirect(url_for("games.index"))
+    return render_template("confirm_delete.html", game=game)
+
+
+@bp.route("/games/<int:game_id>/rematch", methods=("POST",))
+def rematch(game_id: int):
+    """A new game between the same players with the same rules; the loser deals first."""
+    game = load_game_or_404(game_id)
+    sheet = sheet_for(game)
+    first_dealer = 1 - sheet.winner if sheet.winner is not None else game["first_dealer"]
+    with transaction() as connection:
+        new_id = store.insert_game(connection, (game["player0"], game["player1"]), game["rules_json"],
+                                   game["target"], first_dealer, rematch_of=game_id)
+    return redirect(url_for("games.sheet", game_id=new_id))
+
+
+@bp.route("/games/<int:game_id>/export.csv")
+def export_csv(game_id: int):
+    """The sheet as CSV: one line per hand, then the final reckoning when the game is over."""
+    game = load_game_or_404(game_id)
+    sheet = sheet_for(game)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    names = [spreadsheet_safe(name) for name in sheet.players]
+    writer.writerow(["hand", "knocker", "kind", "winner", "points", f"{names[0]} total", f"{names[1]} total",
+                     f"{names[0]} cards", f"{names[1]} cards"])
+    for row in sheet.rows:
+        writer.writerow([row.position, spreadsheet_safe(row.knocker_name or ""), row.kind,
+                         spreadsheet_safe(row.winner_name or ""), row.points, row.totals[0], row.totals[1],
+                         " ".join(row.cards[0]), " ".join(row.cards[1])])
+    if sheet.reckoning:
+        writer.writerow([])
+        for line in sheet.reckoning:
+            writer.writerow(["reckoning", line.label, "", "", "", line.amounts[0], line.amounts[1]])
+    filename = f"ginscore-game-{game_id}.csv"
+    return Response(buffer.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})

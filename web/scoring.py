@@ -1,0 +1,375 @@
+"""The web app's glue to the rules engine: rules forms, checking entered hands, the sheet.
+
+No rule of gin rummy lives here: every score, total, box and bonus comes from ``engine``. This
+module turns form fields into engine calls and engine results into what the pages show.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import CARD_CODES, Rules, parse_cards
+
+from .store import HandEntry
+
+__all__ = ["CARD_CODES", "Sheet", "SheetRow", "HandView", "build_sheet", "score_entry", "showdown_entry",
+           "counts_entry", "rules_from_form", "rules_from_json", "rules_to_json", "rule_fields"]
+
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def card_label(code: str) -> str:
+    """``Ts`` → ``10♠`` for people; the canonical code stays in forms and JSON."""
+    rank = "10" if code[:1] == "T" else code[:1]
+    return rank + SUIT_SYMBOLS.get(code[1:2], code[1:2])
+
+
+# ---------------------------------------------------------------- rules
+
+@dataclass(frozen=True)
+class RuleField:
+    """One rule option as the new-game form shows it."""
+    name: str
+    label: str
+    kind: str            # "bool", "int" or "choice"
+    value: Any
+    choices: tuple = ()
+
+
+class FormView:
+    """A dict of form fields plus raw rule values (the JSON API), read like a form."""
+
+    def __init__(self, fields: dict[str, str], rules: dict[str, Any]) -> None:
+        self.fields = dict(fields)
+        for name, value in rules.items():
+            self.fields[f"rule_{name}"] = ("1" if value else "") if isinstance(value, bool) else str(value)
+            self.fields[f"rule_{name}__present"] = "1"
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+
+def preset_names() -> list[str]:
+    return list(Rules.presets())
+
+
+def _option_rows() -> list[dict]:
+    # "target" is asked for on its own line of the form, not among the rules.
+    return [option for option in Rules.options() if option["name"] != "target"]
+
+
+def rule_fields(form) -> list[RuleField]:
+    """The rule options for the form, filled from ``form`` (or its preset's defaults)."""
+    try:
+        rules = rules_from_form(form)
+    except ValueError:
+        rules = Rules.preset(form.get("preset") or "standard") if form.get("preset") in Rules.presets() else Rules()
+    return [RuleField(option["name"], option["description"], option["type"], getattr(rules, option["name"]),
+                      tuple(option["choices"]) if option["type"] == "choice" else ())
+            for option in _option_rows()]
+
+
+def rules_from_form(form) -> Rules:
+    """The preset named in the form with each ``rule_<name>`` field applied; ValueError on a bad value."""
+    preset = form.get("preset") or "standard"
+    rules = Rules.preset(preset)
+    changes: dict[str, Any] = {}
+    for option in _option_rows():
+        name = option["name"]
+        key = f"rule_{name}"
+        if option["type"] == "bool":
+            if form.get(f"{key}__present"):
+                changes[name] = form.get(key) in ("1", "on", "true", "yes")
+            continue
+        raw = form.get(key)
+        if raw is None or str(raw).strip() == "":
+            continue
+        if option["type"] == "int":
+            try:
+                changes[name] = int(str(raw).strip())
+            except ValueError:
+                raise ValueError(f"The rule '{option['description']}' needs a whole number, not {raw!r}.") from None
+        else:
+            changes[name] = str(raw)
+    try:
+        return rules.replace(**changes)
+    except ValueError as error:
+        raise ValueError(f"Rules: {error}.") from None
+
+
+def preset_target(preset: str | None) -> int:
+    """The target of a named preset (the standard one for an unknown name)."""
+    return (Rules.presets().get(preset or "standard") or Rules()).target
+
+
+def default_target(rules: Rules) -> int:
+    return rules.target
+
+
+def with_target(rules: Rules, target: int) -> Rules:
+    return rules.replace(target=target)
+
+
+def rules_to_json(rules: Rules) -> str:
+    return json.dumps(rules.to_dict(), sort_keys=True)
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+def rules_from_json(text: str) -> Rules:
+    return Rules.from_dict(json.loads(text))
+
+
+def needs_upcard(rules: Rules) -> bool:
+    return bool(rules.oklahoma)
+
+
+def rules_summary(rules: Rules) -> str:
+    return rules.describe_changes()
+
+
+# ---------------------------------------------------------------- checking entered hands
+
+def parse_hand_text(text: str, whose: str) -> tuple[str, ...]:
+    """Card codes from text like ``Ts Ah 9c`` (also ``10s``, ♠♥♦♣); ValueError names the bad card."""
+    try:
+        cards = parse_cards(text.replace(",", " "))
+    except ValueError as error:
+        raise ValueError(f"{whose}'s cards: {error}. Write cards like Ts Ah 9c.") from None
+    codes = tuple(str(card) for card in cards)
+    seen: set[str] = set()
+    for code in codes:
+        if code in seen:
+            raise ValueError(f"{code} is twice in {whose}'s hand; a deck has one of each card.")
+        seen.add(code)
+    return codes
+
+
+def parse_knocker(text: str, players: tuple[str, str]) -> int:
+    if text not in ("0", "1"):
+        raise ValueError("Choose who knocked.")
+    return int(text)
+
+
+def showdown_entry(cards_text: tuple[str, str], knocker_text: str, upcard_text: str, rules: Rules,
+                   players: tuple[str, str], source: str = "manual") -> HandEntry:
+    """A hand entered as cards, checked: who knocked, 10 cards a hand (11 for big gin), no card twice."""
+    hands = tuple(parse_hand_text(cards_text[i], players[i]) for i in (0, 1))
+    knocker = parse_knocker(knocker_text, players)
+    both = sorted(set(hands[0]) & set(hands[1]), key=CARD_CODES.index)
+    if both:
+        raise ValueError(f"{' '.join(both)} {'is' if len(both) == 1 else 'are'} in both hands; "
+                         "each card can be in one hand only. Move or remove it.")
+    for player in (0, 1):
+        count = len(hands[player])
+        allowed = (10, 11) if player == knocker and rules.big_gin else (10,)
+        if count not in allowed:
+            wanted = "10 cards (11 for big gin)" if len(allowed) == 2 else "10 cards"
+            raise ValueError(f"{players[player]} has {count} card{'s' if count != 1 else ''}; "
+                             f"{'the knocker' if player == knocker else 'the defender'} shows {wanted}. "
+                             "Add or remove cards.")
+    return HandEntry(entry="cards", knocker=knocker, cards=(hands[0], hands[1]),
+                     upcard=parse_upcard(upcard_text, rules), source=source)
+
+
+def parse_upcard(upcard_text: str, rules: Rules) -> str | None:
+    """The Oklahoma upcard (required under Oklahoma rules, ignored otherwise)."""
+    if not rules.oklahoma:
+        return None
+    if not upcard_text.strip():
+        raise ValueError("Oklahoma rules: choose the upcard (it sets the knock limit).")
+    upcard = parse_hand_text(upcard_text, "The upcard")
+    if len(upcard) != 1:
+        raise ValueError("The upcard is one card.")
+    return upcard[0]
+
+
+def counts_entry(knocker_text: str, deadwood0: str, deadwood1: str, gin: bool, rules: Rules,
+                 players: tuple[str, str], upcard_text: str = "") -> HandEntry:
+    """A hand entered as deadwood counts (the defender's after lay-offs), checked."""
+    knocker = parse_knocker(knocker_text, players)
+    counts = []
+    for player, text in enumerate((deadwood0, deadwood1)):
+        text = text.strip()
+        if not text.isdigit() or int(text) > 100:
+            raise ValueError(f"{players[player]}'s deadwood must be a whole number from 0 to 100, not {text!r}.")
+        counts.append(int(text))
+    return HandEntry(entry="counts", knocker=knocker, deadwood=(counts[0], counts[1]), gin=gin,
+                     upcard=parse_upcard(upcard_text, rules))
+
+
+# ---------------------------------------------------------------- scoring through the engine
+
+@dataclass(frozen=True)
+class HandView:
+    """One scored hand as the pages show it."""
+    kind: str                      # knock, gin, big gin, undercut, void
+    winner: int | None             # player 0 or 1, None for a void or no score
+    points: int
+    summary: str
+    explanation: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "winner": self.winner, "points": self.points, "summary": self.summary,
+                "explanation": list(self.explanation)}
+
+
+def engine_result(entry: HandEntry, rules: Rules):
+    """The engine's HandResult for an entered hand (ValueError for an impossible hand)."""
+    import engine
+    if entry.entry == "cards":
+        return engine.score_hand(entry.cards[entry.knocker], entry.cards[1 - entry.knocker], rules,
+                                 upcard=entry.upcard, knocker=entry.knocker)
+    if entry.entry == "counts":
+        return engine.score_counts(entry.deadwood[entry.knocker], entry.deadwood[1 - entry.knocker], rules,
+                                   gin=entry.gin, upcard=entry.upcard, knocker=entry.knocker)
+    return engine.void_hand()
+
+
+def _explanation_lines(result) -> tuple[str, ...]:
+    """The engine's explanation, one sentence a line."""
+    import re
+    text = str(result.explanation or "")
+    return tuple(part.strip() for part in re.split(r"(?<=[.:])\s+(?=[A-Z])", text) if part.strip())
+
+
+def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
+    winner = result.winner
+    kind = str(result.kind).replace("_", " ")
+    points = int(getattr(result, "points", 0) or 0)
+    if kind == "void":
+        summary = "Void hand: nobody scores."
+    elif winner is None:
+        summary = f"{players[entry.knocker]} knocked: {kind}, no score."
+    else:
+        summary = f"{players[entry.knocker]} knocked: {kind}; {players[winner]} scores {points}."
+    return HandView(kind, winner, points, summary, _explanation_lines(result))
+
+
+def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> HandView:
+    """Score one entered hand; ValueError when the engine says the hand is impossible."""
+    return view_of(engine_result(entry, rules), entry, players)
+
+
+# ---------------------------------------------------------------- the sheet
+
+@dataclass(frozen=True)
+class SheetRow:
+    position: int
+    entry: str
+    kind: str
+    knocker_name: str | None
+    winner_name: str | None
+    points: int
+    totals: tuple[int, int]
+    cards: tuple[tuple[str, ...], tuple[str, ...]]
+    explanation: tuple[str, ...]
+    hollywood: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class ReckoningLine:
+    label: str
+    amounts: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class HollywoodColumn:
+    totals: tuple[int, int]
+    over: bool
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class Sheet:
+    players: tuple[str, str]
+    rows: tuple[SheetRow, ...]
+    totals: tuple[int, int]
+    boxes: tuple[int, int]
+    next_dealer: int
+    game_over: bool
+    winner: int | None
+    reckoning: tuple[ReckoningLine, ...]
+    rules_summary: str
+    hollywood: tuple[HollywoodColumn, ...] = ()
+    running_totals: tuple[tuple[int, int], ...] = field(default=())
+
+    @property
+    def next_dealer_name(self) -> str:
+        return self.players[self.next_dealer]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hands": [{"position": r.position, "entry": r.entry, "kind": r.kind, "knocker": r.knocker_name,
+                       "winner": r.winner_name, "points": r.points, "totals": list(r.totals),
+                       "cards": [list(r.cards[0]), list(r.cards[1])], "explanation": list(r.explanation)}
+                      for r in self.rows],
+            "totals": list(self.totals), "boxes": list(self.boxes), "next_dealer": self.next_dealer_name,
+            "game_over": self.game_over,
+            "winner": self.players[self.winner] if self.winner is not None else None,
+            "reckoning": [{"label": line.label, "amounts": list(line.amounts)} for line in self.reckoning],
+            "hollywood": [{"totals": list(c.totals), "over": c.over,
+                           "winner": self.players[c.winner] if c.winner is not None else None}
+                          for c in self.hollywood],
+        }
+
+
+def build_sheet(game, hands: list[HandEntry]) -> Sheet:
+    """Replay the stored hands through the engine's Game: totals, boxes, dealer, reckoning.
+
+    ValueError when the hands cannot be one game (a hand after the game ended).
+    """
+    from engine import Game
+    players = (game["player0"], game["player1"])
+    rules = rules_from_json(game["rules_json"])
+    engine_game = Game(players, rules, target=game["target"], first_dealer=game["first_dealer"])
+    rows = []
+    for position, entry in enumerate(hands, start=1):
+        result = engine_result(entry, rules)
+        try:
+            engine_game.add_hand(result)
+        except ValueError as error:
+            raise ValueError(f"Hand {position} cannot be added: the game is over ({error}).") from None
+        columns = engine_game.scores
+        view = view_of(result, entry, players)
+        rows.append(SheetRow(position, entry.entry, view.kind,
+                             players[entry.knocker] if entry.knocker is not None else None,
+                             players[view.winner] if view.winner is not None else None, view.points,
+                             (columns[0].totals[0], columns[0].totals[1]), entry.cards, view.explanation,
+                             tuple((c.totals[0], c.totals[1]) for c in columns) if len(columns) > 1 else ()))
+    return _sheet_from_game(engine_game, players, rules, tuple(rows))
+
+
+def _column_reckoning(column, players, prefix: str = "") -> list[ReckoningLine]:
+    lines = [ReckoningLine(f"{prefix}Points", (column.hand_points[0], column.hand_points[1]))]
+    lines.append(ReckoningLine(f"{prefix}Game bonus" + (" (shutout)" if column.shutout else ""),
+                               (column.game_bonus[0], column.game_bonus[1])))
+    lines.append(ReckoningLine(f"{prefix}Boxes ({column.boxes[0]} v {column.boxes[1]})",
+                               (column.box_bonus[0], column.box_bonus[1])))
+    lines.append(ReckoningLine(f"{prefix}Final", (column.final[0], column.final[1])))
+    return lines
+
+
+def _sheet_from_game(engine_game, players, rules: Rules, rows: tuple[SheetRow, ...]) -> Sheet:
+    columns = engine_game.scores
+    over = engine_game.is_over
+    reckoning: list[ReckoningLine] = []
+    if over:
+        if len(columns) == 1:
+            reckoning = _column_reckoning(columns[0], players)
+        else:
+            for column in columns:
+                reckoning.append(ReckoningLine(f"Game {column.number} final"
+                                               + (" (shutout)" if column.shutout else ""),
+                                               (column.final[0], column.final[1])))
+            final = engine_game.final_scores
+            reckoning.append(ReckoningLine("Grand total", (final[0], final[1])))
+    hollywood = tuple(HollywoodColumn((c.totals[0], c.totals[1]), c.over, c.winner)
+                      for c in columns) if len(columns) > 1 else ()
+    totals, boxes = engine_game.totals, engine_game.boxes
+    return Sheet(players, rows, (totals[0], totals[1]), (boxes[0], boxes[1]), engine_game.dealer, over,
+                 engine_game.winner if over else None, tuple(reckoning), rules_summary(rules), hollywood,
+                 tuple(row.totals for row in rows))

@@ -1,0 +1,128 @@
+"""Reading and writing games, hands, photos and settings in the SQLite store.
+
+Hands are stored as what the players entered (cards, or deadwood counts, or a void); the sheet
+(scores, totals, boxes, reckoning) is always recomputed from them by the engine, so undoing or
+editing a hand can never leave stale totals behind.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from .db import get_db, transaction
+
+SETTING_DEFAULTS = {"keep_photos": "1", "camera_source": ""}
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """One hand as entered: ``entry`` is 'cards', 'counts' or 'void'; players are 0 and 1."""
+    entry: str
+    knocker: int | None = None
+    cards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    upcard: str | None = None
+    deadwood: tuple[int | None, int | None] = (None, None)
+    gin: bool = False
+    source: str = "manual"
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> "HandEntry":
+        return cls(entry=row["entry"], knocker=row["knocker"],
+                   cards=(tuple(row["cards0"].split()), tuple(row["cards1"].split())),
+                   upcard=row["upcard"], deadwood=(row["deadwood0"], row["deadwood1"]),
+                   gin=bool(row["gin"]), source=row["source"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"entry": self.entry, "knocker": self.knocker, "cards": [list(c) for c in self.cards],
+                "upcard": self.upcard, "deadwood": list(self.deadwood), "gin": self.gin,
+                "source": self.source}
+
+
+def get_game(game_id: int) -> sqlite3.Row | None:
+    return get_db().execute("SELECT * FROM game WHERE id = ?", (game_id,)).fetchone()
+
+
+def list_games() -> list[sqlite3.Row]:
+    return get_db().execute(
+        "SELECT game.*, (SELECT COUNT(*) FROM hand WHERE hand.game_id = game.id) AS hand_count "
+        "FROM game ORDER BY game.id DESC").fetchall()
+
+
+def get_hands(game_id: int) -> list[HandEntry]:
+    rows = get_db().execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position",
+                            (game_id,)).fetchall()
+    return [HandEntry.from_row(row) for row in rows]
+
+
+def insert_game(connection: sqlite3.Connection, players: tuple[str, str], rules_json: str,
+                target: int, first_dealer: int = 0, rematch_of: int | None = None) -> int:
+    cursor = connection.execute(
+        "INSERT INTO game (player0, player1, rules_json, target, first_dealer, rematch_of) "
+        "VALUES (?, ?, ?, ?, ?, ?)", (players[0], players[1], rules_json, target, first_dealer, rematch_of))
+    return int(cursor.lastrowid)
+
+
+def write_hand(connection: sqlite3.Connection, game_id: int, hand: HandEntry,
+               position: int | None = None) -> tuple[int, int]:
+    """Append the hand, or replace the one at ``position``; return (hand id, position)."""
+    values = (hand.entry, hand.knocker, " ".join(hand.cards[0]), " ".join(hand.cards[1]), hand.upcard,
+              hand.deadwood[0], hand.deadwood[1], int(hand.gin), hand.source)
+    if position is None:
+        row = connection.execute("SELECT COALESCE(MAX(position), 0) + 1 FROM hand WHERE game_id = ?",
+                                 (game_id,)).fetchone()
+        position = int(row[0])
+        cursor = connection.execute(
+            "INSERT INTO hand (game_id, position, entry, knocker, cards0, cards1, upcard, deadwood0, "
+            "deadwood1, gin, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (game_id, position, *values))
+        return int(cursor.lastrowid), position
+    existing = connection.execute("SELECT id FROM hand WHERE game_id = ? AND position = ?",
+                                  (game_id, position)).fetchone()
+    if existing is None:
+        raise LookupError(f"game {game_id} has no hand {position}")
+    connection.execute(
+        "UPDATE hand SET entry = ?, knocker = ?, cards0 = ?, cards1 = ?, upcard = ?, deadwood0 = ?, "
+        "deadwood1 = ?, gin = ?, source = ? WHERE id = ?", (*values, existing["id"]))
+    return int(existing["id"]), position
+
+
+def delete_last_hand(connection: sqlite3.Connection, game_id: int) -> int | None:
+    """Remove the game's latest hand; return its position, or None when there is none."""
+    row = connection.execute("SELECT id, position FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1",
+                             (game_id,)).fetchone()
+    if row is None:
+        return None
+    connection.execute("DELETE FROM hand WHERE id = ?", (row["id"],))
+    return int(row["position"])
+
+
+def set_finished(connection: sqlite3.Connection, game_id: int, finished: bool) -> None:
+    connection.execute("UPDATE game SET finished = CASE WHEN ? THEN COALESCE(finished, datetime('now')) "
+                       "ELSE NULL END WHERE id = ?", (int(finished), game_id))
+
+
+def get_setting(name: str) -> str:
+    row = get_db().execute("SELECT value FROM setting WHERE name = ?", (name,)).fetchone()
+    return row["value"] if row else SETTING_DEFAULTS[name]
+
+
+def save_settings(values: dict[str, str]) -> None:
+    with transaction() as connection:
+        for name, value in values.items():
+            connection.execute("INSERT INTO setting (name, value) VALUES (?, ?) "
+                               "ON CONFLICT(name) DO UPDATE SET value = excluded.value", (name, value))
+
+
+def insert_photo(connection: sqlite3.Connection, game_id: int, image: bytes, media_type: str,
+                 width: int, height: int, reading: dict[str, Any], source: str,
+                 replaces_position: int | None = None) -> int:
+    cursor = connection.execute(
+        "INSERT INTO photo (game_id, image, media_type, width, height, reading_json, source, replaces_position) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, image, media_type, width, height, json.dumps(reading), source, replaces_position))
+    return int(cursor.lastrowid)
+
+
+def get_photo(photo_id: int) -> sqlite3.Row | None:
+    return get_db().execute("SELECT * FROM photo WHERE id = ?", (photo_id,)).fetchone()
