@@ -4,9 +4,10 @@ This is the only module that touches ultralytics. Two model layouts are supporte
 
 * one detector whose classes are the 52 card codes (``models/card_index_detector.pt``);
 * a one-class detector of index boxes plus a classifier of index crops whose classes are the 52
-  card codes (``models/card_index_classifier.pt``): each box is cropped with ``crop_index``
-  (a square around the box, padded by ``CROP_PAD``), the crops are classified in one batch, and a
-  card's confidence is the detector's confidence times the classifier's probability.
+  card codes (``models/card_index_classifier.pt``): each box is cropped with
+  ``vision.crops.crop_index`` (the same square, padded crop the classifier was trained on), the
+  crops are classified in one batch, and a card's confidence is the detector's confidence times the
+  classifier's probability.
 
 ``models/model.json`` (optional) names the files and the default settings::
 
@@ -31,6 +32,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.crops import CROP_SIZE, crop_index
 from vision.detections import Detections, canonical_code
 
 MODELS_DIR_ENV = "GINSCORE_MODELS"  # overrides the models folder (default: models/ beside vision/)
@@ -40,8 +42,7 @@ CLASSIFIER_FILE = "card_index_classifier.pt"
 DEFAULT_IMGSZ = 1024        # photos: real-val index boxes are 15-65 px at this size
 DEFAULT_WEBCAM_IMGSZ = 640  # webcam frames (640 x 480) at their own size
 DEFAULT_CONF = 0.25
-DEFAULT_CLASSIFIER_IMGSZ = 64
-CROP_PAD = 0.15             # crop_index pads the index box by this fraction of its long side on each side
+DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
 MAX_DETECTIONS = 300
 USE_ONNX_ENV = "GINSCORE_ONNX"  # "0": ignore an ONNX export beside the .pt detector
 
@@ -142,22 +143,6 @@ def use_all_cores() -> None:
         torch.set_num_threads(cores)
 
 
-def crop_index(pixels: np.ndarray, box: Sequence[float], pad: float = CROP_PAD) -> np.ndarray:
-    """A square crop centred on an index box, its side the box's long side plus ``pad`` on each side.
-
-    The crop is clipped at the image border (so it may be less than square there). Train the
-    classifier on crops made by this same function.
-    """
-    x0, y0, x1, y1 = (float(v) for v in box)
-    side = max(x1 - x0, y1 - y0) * (1 + 2 * pad)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    height, width = pixels.shape[:2]
-    left, top = int(max(0, round(cx - side / 2))), int(max(0, round(cy - side / 2)))
-    right, bottom = int(min(width, round(cx + side / 2))), int(min(height, round(cy + side / 2)))
-    right, bottom = max(right, left + 1), max(bottom, top + 1)
-    return np.ascontiguousarray(pixels[top:bottom, left:right])
-
-
 def _card_ids_of(names: dict[int, str], model_path: Path) -> list[int]:
     try:
         return [CARD_CODES.index(canonical_code(names[i])) for i in sorted(names)]
@@ -216,7 +201,7 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            crops = [crop_index(pixels, box) for box in xyxy]
+            crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
             results = self._classifier.predict(crops, imgsz=self._classifier_imgsz, verbose=False)
             probabilities = np.stack([r.probs.data.cpu().numpy() for r in results]).astype(np.float64)
         best = probabilities.argmax(axis=1)
