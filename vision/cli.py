@@ -179,11 +179,12 @@ def run_score(args: argparse.Namespace) -> int:
 def run_eval(args: argparse.Namespace) -> int:
     """``ginscore eval``: measure on a labelled folder and print per-photo and total numbers."""
     from vision.detector import load_detector
-    from vision.evaluate import evaluate_folder, format_report
+    from vision.evaluate import check_eval_folder, evaluate_folder, format_report
 
     _check_model_options(args)
     if not args.folder.is_dir():
         raise FileNotFoundError(f"{args.folder} is not a folder; give a folder with images/, labels/ and classes.txt")
+    check_eval_folder(args.folder)
     result = evaluate_folder(args.folder, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf,
                              save_annotated=args.save_annotated)
     print(json.dumps(result, indent=1) if args.json else format_report(result))

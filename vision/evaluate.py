@@ -36,14 +36,9 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
                     conf: float | None = None, save_annotated: Path | str | None = None) -> dict[str, Any]:
     """Read every labelled photo of ``folder`` and measure the readings against the labels (see module doc)."""
     folder = Path(folder)
-    images_dir, labels_dir, classes_file = folder / "images", folder / "labels", folder / "classes.txt"
-    for needed in (images_dir, labels_dir, classes_file):
-        if not needed.exists():
-            raise FileNotFoundError(f"{needed} is missing: an evaluation folder holds images/, labels/ and classes.txt")
-    class_codes = [canonical_code(line) for line in classes_file.read_text().split()]
-    image_paths = sorted(p for p in images_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-    if not image_paths:
-        raise FileNotFoundError(f"{images_dir} holds no photos ({', '.join(IMAGE_SUFFIXES)})")
+    image_paths = check_eval_folder(folder)
+    labels_dir = folder / "labels"
+    class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
     detector = detector or load_detector()
     imgsz = int(imgsz or detector.settings.imgsz)
     conf = detector.settings.conf if conf is None else float(conf)
@@ -116,6 +111,18 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         "most_extra": [{"card": c, "count": n} for c, n in extra_cards.most_common(10)],
         "seconds_per_photo": round(seconds / len(photos), 3),
     }
+
+
+def check_eval_folder(folder: Path) -> list[Path]:
+    """The photos of an evaluation folder; ``FileNotFoundError`` saying what is missing."""
+    images_dir = folder / "images"
+    for needed in (images_dir, folder / "labels", folder / "classes.txt"):
+        if not needed.exists():
+            raise FileNotFoundError(f"{needed} is missing: an evaluation folder holds images/, labels/ and classes.txt")
+    image_paths = sorted(p for p in images_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not image_paths:
+        raise FileNotFoundError(f"{images_dir} holds no photos ({', '.join(IMAGE_SUFFIXES)})")
+    return image_paths
 
 
 def format_report(result: dict[str, Any]) -> str:
