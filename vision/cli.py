@@ -59,6 +59,8 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--imgsz", type=int, help="detector input size in pixels (default: models/model.json, else 1024)")
     parser.add_argument("--conf", type=float, help="lowest confidence kept (default: models/model.json, else 0.25)")
     parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the model files (default: models/)")
+    parser.add_argument("--tiles", type=int, default=1, metavar="N",
+                        help="read the photo as N x N overlapping tiles, each at --imgsz (slower; for cards small in the frame)")
 
 
 def _check_model_options(args: argparse.Namespace) -> None:
@@ -66,6 +68,8 @@ def _check_model_options(args: argparse.Namespace) -> None:
         raise ValueError(f"--imgsz {args.imgsz} is out of range; use 32 to 4096 (e.g. 1024)")
     if args.conf is not None and not 0.0 <= args.conf <= 1.0:
         raise ValueError(f"--conf {args.conf} is out of range; use 0 to 1 (e.g. 0.25)")
+    if not 1 <= args.tiles <= 4:
+        raise ValueError(f"--tiles {args.tiles} is out of range; use 1 (whole photo) to 4")
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -81,7 +85,7 @@ def run_detect(args: argparse.Namespace) -> int:
     for photo in args.photos:
         try:
             recognition = recognise(photo, detector=detector, imgsz=args.imgsz, conf=args.conf,
-                                    single_spread=args.single, name=photo)
+                                    single_spread=args.single, name=photo, tiles=args.tiles)
         except ImageError as error:
             print(f"ginscore detect: error: {error}", file=sys.stderr)
             failures += 1
@@ -154,7 +158,8 @@ def run_score(args: argparse.Namespace) -> int:
     from vision.recognise import read_photo
 
     _check_model_options(args)
-    reading = read_photo(args.photo, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf)
+    reading = read_photo(args.photo, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf,
+                         tiles=args.tiles)
     for text in reading.conflicts:
         print(f"warning: {text}", file=sys.stderr)
     if reading.split_confidence < UNSURE_SPLIT:
@@ -186,7 +191,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"{args.folder} is not a folder; give a folder with images/, labels/ and classes.txt")
     check_eval_folder(args.folder)
     result = evaluate_folder(args.folder, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf,
-                             save_annotated=args.save_annotated)
+                             save_annotated=args.save_annotated, tiles=args.tiles)
     print(json.dumps(result, indent=1) if args.json else format_report(result))
     return 0
 

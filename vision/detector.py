@@ -44,6 +44,7 @@ DEFAULT_WEBCAM_IMGSZ = 640  # webcam frames (640 x 480) at their own size
 DEFAULT_CONF = 0.25
 DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
 MAX_DETECTIONS = 300
+TILE_OVERLAP = 0.2         # detect_tiled: neighbouring tiles share this fraction of a tile
 USE_ONNX_ENV = "GINSCORE_ONNX"  # "0": ignore an ONNX export beside the .pt detector
 
 
@@ -209,6 +210,46 @@ class CardIndexDetector:
         combined = scores * probabilities[np.arange(len(best)), best]
         keep = combined >= conf
         return Detections(xyxy[keep], card_ids[keep], combined[keep])
+
+
+    def detect_tiled(self, pixels: np.ndarray, grid: int, imgsz: int | None = None,
+                     conf: float | None = None) -> Detections:
+        """Detect on a ``grid`` x ``grid`` of overlapping tiles, each read at ``imgsz``: small indices
+        in a big photo keep more pixels. Boxes cut by an inner tile edge are dropped (the overlap
+        holds them whole in the neighbouring tile) and duplicates across tiles are suppressed."""
+        if grid <= 1:
+            return self.detect(pixels, imgsz=imgsz, conf=conf)
+        height, width = pixels.shape[:2]
+        parts = []
+        for top, bottom in _tile_spans(height, grid):
+            for left, right in _tile_spans(width, grid):
+                found = self.detect(pixels[top:bottom, left:right], imgsz=imgsz, conf=conf)
+                x0, y0, x1, y1 = found.xyxy.T if len(found) else (np.zeros(0),) * 4
+                margin = 2.0
+                whole = ((left == 0) | (x0 > margin)) & ((top == 0) | (y0 > margin)) \
+                    & ((right == width) | (x1 < right - left - margin)) & ((bottom == height) | (y1 < bottom - top - margin))
+                parts.append(found[whole].shifted(left, top))
+        return suppress_duplicates(Detections.concatenate(parts))
+
+
+def _tile_spans(length: int, grid: int, overlap: float = TILE_OVERLAP) -> list[tuple[int, int]]:
+    """``grid`` spans covering 0..length, neighbours overlapping by ``overlap`` of a span."""
+    span = length / (grid - (grid - 1) * overlap)
+    step = span * (1 - overlap)
+    return [(int(round(i * step)), min(length, int(round(i * step + span)))) for i in range(grid)]
+
+
+def suppress_duplicates(detections: Detections, iou: float = 0.5) -> Detections:
+    """Class-agnostic non-maximum suppression: of boxes overlapping by more than ``iou``, keep the surest."""
+    from vision.detections import box_iou
+
+    order = np.argsort(-detections.confidence, kind="stable")
+    overlaps = box_iou(detections.xyxy, detections.xyxy)
+    keep: list[int] = []
+    for i in order:
+        if all(overlaps[i, j] <= iou for j in keep):
+            keep.append(int(i))
+    return detections[np.array(sorted(keep), dtype=np.int64)]
 
 
 @lru_cache(maxsize=4)

@@ -33,7 +33,8 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
 
 
 def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-                    conf: float | None = None, save_annotated: Path | str | None = None) -> dict[str, Any]:
+                    conf: float | None = None, save_annotated: Path | str | None = None,
+                    tiles: int = 1) -> dict[str, Any]:
     """Read every labelled photo of ``folder`` and measure the readings against the labels (see module doc)."""
     folder = Path(folder)
     image_paths = check_eval_folder(folder)
@@ -54,8 +55,9 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
     for image_path in image_paths:
         label_path = labels_dir / f"{image_path.stem}.txt"
         start = time.perf_counter()
-        image = decode_image(image_path, max_side=imgsz)
-        predictions = detector.detect(image.pixels, imgsz=imgsz, conf=min(conf, MAP_CONF)).scaled(image.to_original)
+        image = decode_image(image_path, max_side=imgsz * tiles)
+        predictions = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz,
+                                            conf=min(conf, MAP_CONF)).scaled(image.to_original)
         kept = predictions.with_confidence_at_least(conf)
         reading = reading_from_detections(kept, image.original_size)
         seconds += time.perf_counter() - start
@@ -95,6 +97,7 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
     return {
         "folder": str(folder),
         "imgsz": imgsz,
+        "tiles": tiles,
         "conf": conf,
         "model": detector.layout,
         "model_file": detector.settings.detector.name,

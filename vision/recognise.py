@@ -40,30 +40,34 @@ def reading_from_detections(detections: Detections, image_size: tuple[int, int],
 
 
 def recognise(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-              conf: float | None = None, single_spread: bool = False, name: str = "") -> Recognition:
-    """Decode a photo at the detector's size, detect, and build its reading (boxes in photo pixels)."""
+              conf: float | None = None, single_spread: bool = False, name: str = "", tiles: int = 1) -> Recognition:
+    """Decode a photo at the detector's size, detect, and build its reading (boxes in photo pixels).
+
+    ``tiles`` > 1 reads the photo at ``tiles`` times the size, as a ``tiles`` x ``tiles`` grid of
+    overlapping tiles (slower by about tiles², for photos where the cards fill little of the frame).
+    """
     detector = detector or load_detector()
     imgsz = int(imgsz or detector.settings.imgsz)
-    image = decode_image(source, max_side=imgsz, name=name)
-    detections = detector.detect(image.pixels, imgsz=imgsz, conf=conf).scaled(image.to_original)
+    image = decode_image(source, max_side=imgsz * max(1, tiles), name=name)
+    detections = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=conf).scaled(image.to_original)
     reading = reading_from_detections(detections, image.original_size, single_spread=single_spread)
     return Recognition(reading=reading, detections=detections, image=image)
 
 
 def read_photo(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-               conf: float | None = None) -> PhotoReading:
+               conf: float | None = None, tiles: int = 1) -> PhotoReading:
     """Read a showdown photo of both players' spreads: the cards and the two hands by position.
 
     ``source`` is a path, bytes, a binary file, a PIL image or a BGR array. Raises ``ImageError``
     for a file that is not a readable photo.
     """
-    return recognise(source, detector=detector, imgsz=imgsz, conf=conf).reading
+    return recognise(source, detector=detector, imgsz=imgsz, conf=conf, tiles=tiles).reading
 
 
 def read_spread(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-                conf: float | None = None) -> PhotoReading:
+                conf: float | None = None, tiles: int = 1) -> PhotoReading:
     """Read a photo of ONE player's spread: every card goes to ``hands[0]``."""
-    return recognise(source, detector=detector, imgsz=imgsz, conf=conf, single_spread=True).reading
+    return recognise(source, detector=detector, imgsz=imgsz, conf=conf, single_spread=True, tiles=tiles).reading
 
 
 def read_frame(frame, *, detector: CardIndexDetector | None = None, conf: float | None = None,

@@ -1,0 +1,157 @@
+"""The detector edge: model folders, both model layouts, tiling, and nothing of ultralytics leaking out.
+
+The models here are built untrained from ultralytics' bundled architecture files (nothing is
+downloaded): their boxes are noise, but they run the real code paths of both layouts.
+"""
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+
+from engine.cards import CARD_CODES
+from vision.detections import Detections
+from vision.detector import (CLASSIFIER_FILE, DETECTOR_FILE, CardIndexDetector, ModelError, _tile_spans,
+                             read_model_settings, suppress_duplicates)
+from vision.reading import PhotoReading
+from vision.recognise import read_photo, recognise
+
+
+def build_untrained(folder, detector_names, classifier_names=None):
+    from ultralytics import YOLO
+    from ultralytics.nn.tasks import ClassificationModel, DetectionModel
+
+    folder.mkdir(parents=True, exist_ok=True)
+    detector = YOLO("yolov8n.yaml")
+    detector.model = DetectionModel("yolov8n.yaml", nc=len(detector_names), verbose=False)
+    detector.model.names = dict(enumerate(detector_names))
+    detector.model.task = "detect"
+    detector.save(str(folder / DETECTOR_FILE))
+    if classifier_names:
+        classifier = YOLO("yolov8n-cls.yaml")
+        classifier.model = ClassificationModel("yolov8n-cls.yaml", nc=len(classifier_names), verbose=False)
+        classifier.model.names = dict(enumerate(classifier_names))
+        classifier.model.task = "classify"
+        classifier.model.args = {"task": "classify", "imgsz": 64}
+        classifier.save(str(folder / CLASSIFIER_FILE))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def model_folders(tmp_path_factory):
+    root = tmp_path_factory.mktemp("models")
+    return {
+        "52": build_untrained(root / "52", list(CARD_CODES)),
+        "two-stage": build_untrained(root / "two", ["index"], [c.lower() if c[0] in "TJQKA" else c for c in CARD_CODES[::-1]]),
+        "not cards": build_untrained(root / "dogs", ["dog", "cat"]),
+    }
+
+
+def photo(seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 255, (600, 800, 3), dtype=np.uint8)
+
+
+@pytest.mark.parametrize("layout", ["52", "two-stage"])
+def test_both_layouts_read_a_photo_into_cards_with_valid_codes_and_boxes(model_folders, layout):
+    detector = CardIndexDetector(read_model_settings(model_folders[layout]))
+    recognition = recognise(photo(), detector=detector, conf=0.0001, imgsz=320)
+    detections = recognition.detections
+    assert type(detections) is Detections and len(detections) > 0, "an untrained model at conf 1e-4 finds noise"
+    assert set(detections.codes) <= set(CARD_CODES)
+    assert (detections.confidence > 0).all() and (detections.confidence <= 1).all()
+    assert (detections.xyxy >= -1).all() and (detections.xyxy[:, [0, 2]] <= 801).all()
+    reading = recognition.reading
+    assert isinstance(reading, PhotoReading) and reading.image_size == (800, 600)
+    assert len({c.card for c in reading.cards}) == len(reading.cards), "one reading per card code"
+
+
+def test_classifier_names_are_mapped_by_code_not_position(model_folders):
+    detector = CardIndexDetector(read_model_settings(model_folders["two-stage"]))
+    assert detector.layout == "index detector + classifier"
+    assert detector._classifier_card_ids == [CARD_CODES.index(c) for c in CARD_CODES[::-1]]
+
+
+def test_a_model_whose_classes_are_not_cards_is_refused(model_folders):
+    with pytest.raises(ModelError, match="not card codes"):
+        CardIndexDetector(read_model_settings(model_folders["not cards"]))
+
+
+def test_one_class_detector_without_classifier_is_refused(model_folders, tmp_path):
+    folder = tmp_path / "lonely"
+    folder.mkdir()
+    (folder / DETECTOR_FILE).write_bytes((model_folders["two-stage"] / DETECTOR_FILE).read_bytes())
+    with pytest.raises(ModelError, match="needs the crop classifier"):
+        CardIndexDetector(read_model_settings(folder))
+
+
+def test_model_folder_settings(tmp_path):
+    with pytest.raises(ModelError, match="no detector model"):
+        read_model_settings(tmp_path)
+    (tmp_path / "det.pt").write_bytes(b"x")
+    (tmp_path / "model.json").write_text(json.dumps({"detector": "det.pt", "classifier": None, "imgsz": 800,
+                                                     "conf": 0.4, "webcam_imgsz": 480}))
+    settings = read_model_settings(tmp_path)
+    assert (settings.detector.name, settings.classifier, settings.imgsz, settings.conf, settings.webcam_imgsz) == \
+        ("det.pt", None, 800, 0.4, 480)
+    (tmp_path / "model.json").write_text("{broken")
+    with pytest.raises(ModelError, match="not valid JSON"):
+        read_model_settings(tmp_path)
+
+
+def test_an_up_to_date_onnx_export_is_preferred_and_a_stale_one_ignored(tmp_path, monkeypatch):
+    import vision.detector as detector_module
+
+    monkeypatch.setattr(detector_module, "onnx_runtime_available", lambda: True)
+    (tmp_path / DETECTOR_FILE).write_bytes(b"pt")
+    (tmp_path / "card_index_detector.onnx").write_bytes(b"onnx")
+    now = time.time()
+    os.utime(tmp_path / DETECTOR_FILE, (now - 100, now - 100))
+    assert read_model_settings(tmp_path).detector.suffix == ".onnx"
+    os.utime(tmp_path / DETECTOR_FILE, (now + 100, now + 100))  # the .pt was retrained after the export
+    assert read_model_settings(tmp_path).detector.suffix == ".pt"
+    monkeypatch.setenv("GINSCORE_ONNX", "0")
+    os.utime(tmp_path / DETECTOR_FILE, (now - 100, now - 100))
+    assert read_model_settings(tmp_path).detector.suffix == ".pt"
+
+
+def test_tiles_cover_the_image_and_overlap():
+    spans = _tile_spans(1000, 3)
+    assert spans[0][0] == 0 and spans[-1][1] == 1000
+    assert all(a[1] > b[0] for a, b in zip(spans, spans[1:])), "neighbours overlap"
+
+
+def test_duplicate_boxes_across_tiles_keep_the_surest():
+    found = Detections.from_cards([("Ts", (0, 0, 20, 40), 0.6), ("Ts", (1, 1, 21, 41), 0.9),
+                                   ("9s", (2, 0, 22, 40), 0.5), ("Ah", (100, 100, 120, 140), 0.3)])
+    kept = suppress_duplicates(found)
+    assert sorted(zip(kept.codes, kept.confidence.round(2))) == [("Ah", 0.3), ("Ts", 0.9)]
+
+
+class TileProbe(CardIndexDetector):
+    """Stands in for the network to check the tiling geometry: in every tile it "finds" one index in
+    the middle and one cut by the tile's right edge."""
+
+    def __init__(self):
+        self.tiles_seen = []
+
+    def detect(self, pixels, imgsz=None, conf=None):
+        height, width = pixels.shape[:2]
+        self.tiles_seen.append((width, height))
+        return Detections.from_cards([
+            ("Ts", (width / 2 - 8, height / 2 - 20, width / 2 + 8, height / 2 + 20), 0.9),
+            ("9s", (width - 10, 10, width, 50), 0.8),
+        ])
+
+
+def test_tiled_detection_maps_tile_boxes_into_the_photo_and_drops_boxes_cut_by_inner_edges():
+    probe = TileProbe()
+    found = probe.detect_tiled(np.zeros((600, 1600, 3), dtype=np.uint8), 2)
+    assert len(probe.tiles_seen) == 4 and all(w > 800 and h > 300 for w, h in probe.tiles_seen)
+    centres = sorted(map(tuple, found[found.class_id == CARD_CODES.index("Ts")].centers.tolist()))
+    spans_x, spans_y = _tile_spans(1600, 2), _tile_spans(600, 2)
+    expected = sorted(((a + b) / 2, (c + d) / 2) for a, b in spans_x for c, d in spans_y)
+    assert np.allclose(centres, expected, atol=1)
+    cut = found[found.class_id == CARD_CODES.index("9s")]
+    assert len(cut) == 2 and (cut.xyxy[:, 2] == 1600).all(), "only the right column's boxes, at the photo's edge, stay"
