@@ -141,7 +141,7 @@ def format_report(result: dict[str, Any]) -> str:
         f"photos read exactly {result['photos_exact']}/{result['n_photos']}",
         f"boxes: mAP50 {result['map50']:.3f}, class-agnostic mAP50 {result['agnostic_map50']:.3f}, "
         f"class-agnostic box recall {result['box_recall_agnostic']:.3f} "
-        f"(imgsz {result['imgsz']}, conf {result['conf']}, {result['model_file']}: {result['model']}, "
+        f"(imgsz {result['imgsz']}, tiles {result['tiles']}, conf {result['conf']}, {result['model_file']}: {result['model']}, "
         f"{result['seconds_per_photo']} s/photo)",
     ]
     if result["confusions"]:
