@@ -67,6 +67,13 @@ class HandResult:
         return None if self.knocker is None else 1 - self.knocker
 
     @property
+    def winner_role(self) -> str | None:
+        """``"knocker"``, ``"defender"`` or ``None`` (nobody scores)."""
+        if self.winner is None:
+            return None
+        return "knocker" if self.winner == self.knocker else "defender"
+
+    @property
     def is_void(self) -> bool:
         return self.kind == "void"
 
