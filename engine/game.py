@@ -232,6 +232,9 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
+        """A game from ``to_dict`` data; ``ValueError`` if the data is not a stored game."""
+        if not isinstance(data, dict) or "players" not in data:
+            raise ValueError("not a stored game: expected a dict with players, rules, hands")
         return cls(players=data["players"], rules=Rules.from_dict(data.get("rules", {})),
                    target=data.get("target"), first_dealer=data.get("first_dealer", 0),
                    hands=[HandResult.from_dict(h) for h in data.get("hands", ())])
