@@ -63,6 +63,15 @@ def test_eleven_card_best_discard_is_exact_over_all_discards(kind, count):
         assert openspiel_wrong > 0
 
 
+def test_eleven_cards_from_three_ranks_big_gin_and_four_card_sets():
+    # 11 of the 12 cards of three ranks: many 4-card sets and all-melded (big gin) hands.
+    rng = random.Random(12)
+    for _ in range(1_000):
+        hand = meld_dense_hand(rng, 11, window=3)
+        truth = min(openspiel_min_deadwood([c for c in hand if c != d]) for d in hand)
+        assert min_deadwood_after_discard(hand) == truth, " ".join(map(str, hand))
+
+
 def test_best_discard_arrangement_is_exact_on_dense_hands():
     rng = random.Random(3)
     for _ in range(300):
