@@ -346,7 +346,8 @@ def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
         mask = cards_mask(knocker_hand)
         by_discard = {card: _min_deadwood_mask(mask & ~(1 << card)) for card in knocker_hand}
         least = min(by_discard.values())
-        for card in knocker_hand:
+        # Highest card first: among equally good discards the knocker throws the biggest.
+        for card in sorted(knocker_hand, key=lambda c: (-c.value, -int(c))):
             if by_discard[card] == least:
                 kept = [c for c in knocker_hand if c != card]
                 options.extend((card, a) for a in all_arrangements(kept))
