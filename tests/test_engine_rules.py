@@ -262,6 +262,7 @@ def test_rules_presets_and_options_listing():
         assert option["description"] and option["type"] in ("int", "bool", "choice")
         assert option["default"] == getattr(Rules(), option["name"])
     assert Rules.from_dict(pagat.to_dict()) == pagat
+    assert set(Rules.preset_descriptions()) == set(Rules.presets())
     with pytest.raises(ValueError, match="unknown rules preset"):
         Rules.preset("nope")
     with pytest.raises(ValueError, match="tie"):
