@@ -24,14 +24,20 @@ from engine import CARD_CODES, min_deadwood, min_deadwood_after_discard  # noqa:
 from engine.sampling import meld_dense_hand, random_hand  # noqa: E402
 
 
-def best_rate(function, hands, repeat: int) -> float:
-    best = float("inf")
+def time_once(function, hands) -> float:
+    start = time.perf_counter()
+    for hand in hands:
+        function(hand)
+    return time.perf_counter() - start
+
+
+def best_rates(ours, our_hands, theirs, their_hands, repeat: int) -> tuple[float, float]:
+    """Best hands/second of each, timing them alternately so machine load hits both alike."""
+    our_best = their_best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
-        for hand in hands:
-            function(hand)
-        best = min(best, time.perf_counter() - start)
-    return len(hands) / best
+        our_best = min(our_best, time_once(ours, our_hands))
+        their_best = min(their_best, time_once(theirs, their_hands))
+    return len(our_hands) / our_best, len(their_hands) / their_best
 
 
 def main() -> int:
@@ -59,12 +65,32 @@ def main() -> int:
             hands = [make(rng, size) for _ in range(args.hands)]
             theirs = [[to_openspiel[c] for c in hand] for hand in hands]
             ours_fn = min_deadwood if size == 10 else min_deadwood_after_discard
-            ours = best_rate(ours_fn, hands, args.repeat)
-            openspiel = best_rate(utils.min_deadwood, theirs, args.repeat)
+            ours, openspiel = best_rates(ours_fn, hands, utils.min_deadwood, theirs, args.repeat)
             wrong = sum(ours_fn(h) != utils.min_deadwood(t) for h, t in zip(hands, theirs))
             print(f"| {kind} | {size} | {ours:,.0f} | {openspiel:,.0f} | {ours / openspiel:.2f} "
                   f"| {wrong / len(hands):.1%} |")
+    print()
+    print(score_hand_timing(rng, max(1, args.hands // 20)))
     return 0
+
+
+def score_hand_timing(rng: random.Random, deals: int) -> str:
+    """Average and worst time of the full knocker/defender search on meld-dense deals."""
+    from engine import ALL_CARDS, score_hand
+    times = []
+    while len(times) < deals:
+        knocker = meld_dense_hand(rng, rng.choice((10, 11)))
+        low = min(card.rank for card in knocker)
+        nearby = [c for c in ALL_CARDS if c not in knocker and low - 2 <= c.rank <= low + 5]
+        defender = rng.sample(nearby, 10)
+        start = time.perf_counter()
+        try:
+            score_hand(knocker, defender)
+        except ValueError:  # over the knock limit: not a knock
+            continue
+        times.append(time.perf_counter() - start)
+    return (f"score_hand on {deals} meld-dense knocks (defender from nearby ranks): "
+            f"{1000 * sum(times) / len(times):.2f} ms average, {1000 * max(times):.1f} ms worst")
 
 
 if __name__ == "__main__":

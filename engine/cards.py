@@ -15,6 +15,7 @@ Card('Ts')
 """
 from __future__ import annotations
 
+import operator
 import re
 from typing import Iterable
 
@@ -47,8 +48,13 @@ class Card(int):
             return card
         if isinstance(card, str):
             return _parse_card(card)
-        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
-            return ALL_CARDS[card]
+        if not isinstance(card, bool):
+            try:
+                index = operator.index(card)  # ints, and numpy integers from the detector
+            except TypeError:
+                index = -1
+            if 0 <= index < 52:
+                return ALL_CARDS[index]
         raise ValueError(f"not a card: {card!r} (use a code like Ts, Ah, 9c or an index 0-51)")
 
     @property

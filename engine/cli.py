@@ -118,7 +118,10 @@ def run_hand(args: argparse.Namespace) -> int:
 def showdown_text(result: HandResult) -> str:
     """The scored hand as a few lines of plain text."""
     winner = {None: "nobody", result.knocker: "the knocker"}.get(result.winner, "the defender")
-    lines = [f"{KIND_NAMES[result.kind].capitalize()}: {winner} scores {result.points}."]
+    if result.winner is None:
+        lines = [f"{KIND_NAMES[result.kind].capitalize()}: nobody scores."]
+    else:
+        lines = [f"{KIND_NAMES[result.kind].capitalize()}: {winner} scores {result.points}."]
     if result.discard is not None:
         lines.append(f"Knocker discards: {result.discard}")
     if result.knocker_arrangement:

@@ -176,6 +176,18 @@ class Game:
         """The score columns: one, or three under Hollywood scoring."""
         return self._replay(self.hands)[0]
 
+    def running_totals(self) -> list[list[int]]:
+        """Both players' hand-point totals after each hand (first column under Hollywood)."""
+        column = self.scores[0]
+        totals = [0, 0]
+        rows = []
+        included = set(column.hands)
+        for index, result in enumerate(self.hands):
+            if index in included and result.winner is not None:
+                totals[result.winner] += result.points
+            rows.append(list(totals))
+        return rows
+
     @property
     def totals(self) -> list[int]:
         """Running hand points of players 0 and 1 (first column under Hollywood)."""
@@ -220,6 +232,9 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
+        """A game from ``to_dict`` data; ``ValueError`` if the data is not a stored game."""
+        if not isinstance(data, dict) or "players" not in data:
+            raise ValueError("not a stored game: expected a dict with players, rules, hands")
         return cls(players=data["players"], rules=Rules.from_dict(data.get("rules", {})),
                    target=data.get("target"), first_dealer=data.get("first_dealer", 0),
                    hands=[HandResult.from_dict(h) for h in data.get("hands", ())])
@@ -228,6 +243,7 @@ class Game:
         """Everything a score sheet shows, as plain data."""
         return {"players": list(self.players), "target": self.target,
                 "totals": self.totals, "boxes": self.boxes, "dealer": self.dealer,
+                "running_totals": self.running_totals(),
                 "over": self.is_over, "winner": self.winner,
                 "final_scores": self.final_scores,
                 "scores": [column.to_dict() for column in self.scores]}

@@ -122,79 +122,117 @@ def _build_set_options() -> dict[int, tuple[int, ...]]:
 _SET_OPTIONS = _build_set_options()
 
 
-def _set_choices(mask: int, a: int, b: int, c: int, d: int, set_ranks: int) -> tuple[int, list[int]]:
-    """(cards that always go into sets, the alternative set choices) as 52-bit masks.
-
-    Bits at 60 and above flag a 4-card set among the removed cards.
-    """
-    fit = _ROW_RUN_CARDS
-    in_runs = fit[a] | fit[b] << 13 | fit[c] << 26 | fit[d] << 39
-    table = _SET_OPTIONS
-    forced = 0
-    choices = [0]
-    while set_ranks:
-        low = set_ranks & -set_ranks
-        set_ranks ^= low
-        r = low.bit_length() - 1
-        options = table[(mask >> r & _COLUMN) | (in_runs >> r & _COLUMN) << 1]
-        if len(options) == 1:
-            forced |= options[0] << r
-        else:
-            choices = [x | o << r for x in choices for o in options]
-    return forced, choices
-
-
-def _min_deadwood_mask(mask: int) -> int:
-    a = mask & _ROW
-    b = mask >> 13 & _ROW
-    c = mask >> 26 & _ROW
-    d = mask >> 39 & _ROW
-    set_ranks = (a & b & (c | d)) | (c & d & (a | b))
-    dw = _ROW_DEADWOOD
-    if not set_ranks:
-        return dw[a] + dw[b] + dw[c] + dw[d]
-    forced, choices = _set_choices(mask, a, b, c, d, set_ranks)
-    mask &= ~forced
-    best = _INF
-    for removed in choices:
-        m = mask & ~removed
-        value = dw[m & _ROW] + dw[m >> 13 & _ROW] + dw[m >> 26 & _ROW] + dw[m >> 39 & _ROW]
-        if value < best:
-            best = value
-            if not value:
-                break
-    return best
-
-
-def _min_deadwood_after_discard_mask(mask: int) -> int:
-    """Exact min over every discard of the remaining cards' min deadwood (for 11 cards)."""
-    a = mask & _ROW
-    b = mask >> 13 & _ROW
-    c = mask >> 26 & _ROW
-    d = mask >> 39 & _ROW
-    set_ranks = (a & b & (c | d)) | (c & d & (a | b))
+def _make_search():
+    """The hot search functions, with their tables bound as closure cells (fast look-ups)."""
     dw = _ROW_DEADWOOD
     delta = _ROW_DROP_DELTA
-    if not set_ranks:
-        return dw[a] + dw[b] + dw[c] + dw[d] + min(delta[a], delta[b], delta[c], delta[d])
-    forced, choices = _set_choices(mask, a, b, c, d, set_ranks)
-    mask &= ~forced
-    best = _INF
-    for removed in choices:
-        m = mask & ~removed
-        a = m & _ROW
-        b = m >> 13 & _ROW
-        c = m >> 26 & _ROW
-        d = m >> 39 & _ROW
-        drop = min(delta[a], delta[b], delta[c], delta[d])
-        if drop > 0 and (removed | forced) >> 60:  # no suit cards left: discard a 4-set's 4th
-            drop = 0
-        value = dw[a] + dw[b] + dw[c] + dw[d] + drop
-        if value < best:
-            best = value
-            if not value:
-                break
-    return best
+    fit = _ROW_RUN_CARDS
+    table = _SET_OPTIONS
+    column = _COLUMN
+    inf = _INF
+
+    def set_choices(mask: int, a: int, b: int, c: int, d: int,
+                    set_ranks: int) -> tuple[int, list[int]]:
+        """(cards that always go into sets, the alternative set choices) as 52-bit masks.
+
+        Bits at 60 and above flag a 4-card set among the removed cards.
+        """
+        in_runs = fit[a] | fit[b] << 13 | fit[c] << 26 | fit[d] << 39
+        forced = 0
+        choices = [0]
+        while set_ranks:
+            low = set_ranks & -set_ranks
+            set_ranks ^= low
+            r = low.bit_length() - 1
+            options = table[(mask >> r & column) | (in_runs >> r & column) << 1]
+            if len(options) == 1:
+                forced |= options[0] << r
+            else:
+                choices = [x | o << r for x in choices for o in options]
+        return forced, choices
+
+    def min_deadwood_mask(mask: int) -> int:
+        a = mask & 8191
+        b = mask >> 13 & 8191
+        c = mask >> 26 & 8191
+        d = mask >> 39 & 8191
+        set_ranks = (a & b & (c | d)) | (c & d & (a | b))
+        if not set_ranks:
+            return dw[a] + dw[b] + dw[c] + dw[d]
+        forced, choices = set_choices(mask, a, b, c, d, set_ranks)
+        mask &= ~forced
+        best = inf
+        for removed in choices:
+            m = mask & ~removed
+            value = dw[m & 8191] + dw[m >> 13 & 8191] + dw[m >> 26 & 8191] + dw[m >> 39 & 8191]
+            if value < best:
+                best = value
+                if not value:
+                    break
+        return best
+
+    def min_deadwood_after_discard_mask(mask: int) -> int:
+        """Exact min over every discard of the remaining cards' min deadwood (for 11 cards)."""
+        a = mask & 8191
+        b = mask >> 13 & 8191
+        c = mask >> 26 & 8191
+        d = mask >> 39 & 8191
+        set_ranks = (a & b & (c | d)) | (c & d & (a | b))
+        if not set_ranks:
+            return dw[a] + dw[b] + dw[c] + dw[d] + min(delta[a], delta[b], delta[c], delta[d])
+        forced, choices = set_choices(mask, a, b, c, d, set_ranks)
+        mask &= ~forced
+        best = inf
+        for removed in choices:
+            m = mask & ~removed
+            a = m & 8191
+            b = m >> 13 & 8191
+            c = m >> 26 & 8191
+            d = m >> 39 & 8191
+            drop = min(delta[a], delta[b], delta[c], delta[d])
+            if drop > 0 and (removed | forced) >> 60:  # no suit cards left: a 4-set's 4th goes
+                drop = 0
+            value = dw[a] + dw[b] + dw[c] + dw[d] + drop
+            if value < best:
+                best = value
+                if not value:
+                    break
+        return best
+
+    bit = tuple(1 << i for i in range(52)).__getitem__
+
+    def min_deadwood(cards: Iterable[int]) -> int:
+        """Exact minimum deadwood count of distinct cards (no discard); the fast path.
+
+        >>> min_deadwood(parse_cards("As 2s 3s 7c 7d 7h Kd Qd Jd 4c"))
+        4
+        """
+        mask = sum(map(bit, cards))
+        a = mask & 8191
+        b = mask >> 13 & 8191
+        c = mask >> 26 & 8191
+        d = mask >> 39 & 8191
+        if (a & b & (c | d)) | (c & d & (a | b)):
+            return min_deadwood_mask(mask)
+        return dw[a] + dw[b] + dw[c] + dw[d]
+
+    def min_deadwood_after_discard(cards: Iterable[int]) -> int:
+        """Exact minimum deadwood of 11 distinct cards after the best of the 11 discards.
+
+        >>> min_deadwood_after_discard(parse_cards("5s 6s 7s 8s 5c 6c 7c 8c 5d 7d 8h"))
+        5
+        """
+        mask = sum(map(bit, cards))
+        if mask.bit_count() != 11:
+            return min(min_deadwood_mask(mask & ~(1 << c)) for c in mask_cards(mask))
+        return min_deadwood_after_discard_mask(mask)
+
+    return (set_choices, min_deadwood_mask, min_deadwood_after_discard_mask, min_deadwood,
+            min_deadwood_after_discard)
+
+
+(_set_choices, _min_deadwood_mask, _min_deadwood_after_discard_mask, min_deadwood,
+ min_deadwood_after_discard) = _make_search()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,39 +400,6 @@ def best_arrangement(cards: "Iterable[Card | int | str] | str") -> Arrangement:
     """
     _, mask = _mask_of(cards)
     return _arrangement_from_mask(mask)
-
-
-_BIT = tuple(1 << i for i in range(52)).__getitem__
-
-
-def min_deadwood(cards: Iterable[int]) -> int:
-    """Exact minimum deadwood count of distinct cards (no discard); the fast path.
-
-    >>> min_deadwood(parse_cards("As 2s 3s 7c 7d 7h Kd Qd Jd 4c"))
-    4
-    """
-    mask = sum(map(_BIT, cards))
-    a = mask & _ROW
-    b = mask >> 13 & _ROW
-    c = mask >> 26 & _ROW
-    d = mask >> 39 & _ROW
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        return _min_deadwood_mask(mask)
-    dw = _ROW_DEADWOOD
-    return dw[a] + dw[b] + dw[c] + dw[d]
-
-
-def min_deadwood_after_discard(cards: Iterable[int]) -> int:
-    """Exact minimum deadwood of 11 cards after the best of the 11 discards.
-
-    >>> min_deadwood_after_discard(parse_cards("5s 6s 7s 8s 5c 6c 7c 8c 5d 7d 8h"))
-    5
-    """
-    cards = list(cards)
-    mask = sum(map(_BIT, cards))
-    if len(cards) != 11 or mask.bit_count() != 11:
-        return min(_min_deadwood_mask(mask & ~(1 << c)) for c in mask_cards(mask))
-    return _min_deadwood_after_discard_mask(mask)
 
 
 def best_discard(cards: "Iterable[Card | int | str] | str") -> BestDiscard:

@@ -120,6 +120,11 @@ class Rules:
                              f"{', '.join(PRESETS)}") from None
 
     @staticmethod
+    def preset_descriptions() -> dict[str, str]:
+        """One line per preset, for a menu."""
+        return dict(PRESET_DESCRIPTIONS)
+
+    @staticmethod
     def options() -> list[dict]:
         """Each option's name, type, allowed values, default and one-line description."""
         return [option.to_dict() for option in OPTIONS]
@@ -170,4 +175,11 @@ PRESETS: dict[str, Rules] = {
     # Oklahoma gin (Bicycle): knock limit from the upcard, ace = gin only, spades double; to 150.
     "oklahoma": Rules(oklahoma=True, oklahoma_spade_doubles=True, target=150),
     "hollywood": Rules(hollywood=True),
+}
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "standard": "Modern majority: gin 25, undercut 25, big gin 31, game 100, boxes 25.",
+    "pagat": "Pagat and Bicycle: gin 20, undercut 10, boxes 20, no big gin.",
+    "oklahoma": "Oklahoma: the upcard sets the knock limit (ace = gin only), spades double; to 150.",
+    "hollywood": "Standard hands, scored as three games at once (Hollywood).",
 }

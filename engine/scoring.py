@@ -67,6 +67,13 @@ class HandResult:
         return None if self.knocker is None else 1 - self.knocker
 
     @property
+    def winner_role(self) -> str | None:
+        """``"knocker"``, ``"defender"`` or ``None`` (nobody scores)."""
+        if self.winner is None:
+            return None
+        return "knocker" if self.winner == self.knocker else "defender"
+
+    @property
     def is_void(self) -> bool:
         return self.kind == "void"
 
@@ -339,7 +346,8 @@ def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
         mask = cards_mask(knocker_hand)
         by_discard = {card: _min_deadwood_mask(mask & ~(1 << card)) for card in knocker_hand}
         least = min(by_discard.values())
-        for card in knocker_hand:
+        # Highest card first: among equally good discards the knocker throws the biggest.
+        for card in sorted(knocker_hand, key=lambda c: (-c.value, -int(c))):
             if by_discard[card] == least:
                 kept = [c for c in knocker_hand if c != card]
                 options.extend((card, a) for a in all_arrangements(kept))

@@ -33,3 +33,11 @@ def test_unknown_card_error_names_the_token(text, token):
 def test_duplicate_card_error_names_the_token():
     with pytest.raises(ValueError, match="duplicate card '10s'"):
         parse_cards("Ts 9h 10s")
+
+
+def test_card_from_index_and_numpy_integer():
+    import numpy
+    assert Card(numpy.int64(9)) == Card("Ts") == Card(9)
+    for bad in (52, -1, True, 3.0, None):
+        with pytest.raises(ValueError):
+            Card(bad)

@@ -98,6 +98,12 @@ def test_void_hand_same_dealer_deals_again():
         assert game.dealer == 1 and game.totals == [0, 0] and game.boxes == [0, 0]
 
 
+def test_running_totals_after_each_hand():
+    game = Game(["Ann", "Bob"], hands=[win(0, 10), void_hand(), win(1, 20), win(0, 5)])
+    assert game.running_totals() == [[10, 0], [10, 0], [10, 20], [15, 20]]
+    assert game.hands[2].winner_role == "knocker"
+
+
 def test_undo_last_hand():
     game = Game(["Ann", "Bob"], hands=[win(0, 10), win(1, 20)])
     undone = game.undo()

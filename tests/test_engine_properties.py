@@ -114,3 +114,62 @@ def test_count_scoring_is_antisymmetric_and_round_trips(knocker_dw, defender_dw,
     assert result.score_for(knocker) == -result.score_for(other)
     assert (result.winner == knocker) == (gin or defender_dw > knocker_dw)
     assert HandResult.from_dict(result.to_dict()) == result
+
+
+def brute_force_defence(knocker_melds, defender) -> int:
+    """Least defender deadwood by trying every sequence of single-card lay-offs.
+
+    Independent of the engine's lay-off code: a card may join a (grown) meld when the meld plus
+    the card is still a valid meld; runs thereby chain at both ends, sets take a 4th card.
+    """
+    start = (frozenset(), tuple(frozenset(m.cards) for m in knocker_melds))
+    seen = {start}
+    frontier = [start]
+    best = min_deadwood(defender)
+    while frontier:
+        laid, melds = frontier.pop()
+        for card in defender:
+            if card in laid:
+                continue
+            for i, meld in enumerate(melds):
+                try:
+                    Meld(list(meld | {card}))
+                except ValueError:
+                    continue
+                state = (laid | {card}, melds[:i] + (meld | {card},) + melds[i + 1:])
+                if state not in seen:
+                    seen.add(state)
+                    frontier.append(state)
+                    best = min(best, min_deadwood([c for c in defender if c not in state[0]]))
+    return best
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.integers(0, 2**32))
+def test_defender_deadwood_is_the_least_any_layoff_sequence_reaches(seed):
+    knocker, defender = knock_deal(seed)
+    assume(can_knock(knocker))
+    result = score_hand(knocker, defender)
+    assume(result.kind in ("knock", "undercut"))
+    assert result.defender_deadwood == brute_force_defence(result.knocker_arrangement.melds,
+                                                           defender)
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.integers(0, 2**32))
+def test_knocker_lays_the_least_deadwood_arrangement_that_scores_best(seed):
+    knocker, defender = knock_deal(seed)
+    knocker = knocker[:10]
+    assume(0 < min_deadwood(knocker) <= 10)
+    result = score_hand(knocker, defender)
+    knocker_deadwood = min_deadwood(knocker)
+    best_net = None
+    for arrangement in all_arrangements(knocker):  # every least-deadwood arrangement
+        defender_deadwood = brute_force_defence(arrangement.melds, defender)
+        if defender_deadwood > knocker_deadwood:
+            net = defender_deadwood - knocker_deadwood
+        else:
+            net = -(knocker_deadwood - defender_deadwood + 25)
+        best_net = net if best_net is None else max(best_net, net)
+    assert result.knocker_deadwood == knocker_deadwood
+    assert result.score_for(0) == best_net

@@ -213,6 +213,7 @@ def test_big_gin_all_eleven_melded_scores_31():
     assert score_hand(knocker, defender, Rules(big_gin_bonus=50)).points == 50 + 72
     not_played = score_hand(knocker, defender, Rules(big_gin=False))
     assert not_played.kind == "gin" and not_played.points == 25 + 72
+    assert str(not_played.discard) == "5s"  # As or 5s keep gin; the higher card goes
     assert score_counts(0, 72, big_gin=True).points == 31 + 72
 
 
@@ -261,6 +262,7 @@ def test_rules_presets_and_options_listing():
         assert option["description"] and option["type"] in ("int", "bool", "choice")
         assert option["default"] == getattr(Rules(), option["name"])
     assert Rules.from_dict(pagat.to_dict()) == pagat
+    assert set(Rules.preset_descriptions()) == set(Rules.presets())
     with pytest.raises(ValueError, match="unknown rules preset"):
         Rules.preset("nope")
     with pytest.raises(ValueError, match="tie"):

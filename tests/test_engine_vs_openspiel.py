@@ -63,6 +63,15 @@ def test_eleven_card_best_discard_is_exact_over_all_discards(kind, count):
         assert openspiel_wrong > 0
 
 
+def test_eleven_cards_from_three_ranks_big_gin_and_four_card_sets():
+    # 11 of the 12 cards of three ranks: many 4-card sets and all-melded (big gin) hands.
+    rng = random.Random(12)
+    for _ in range(1_000):
+        hand = meld_dense_hand(rng, 11, window=3)
+        truth = min(openspiel_min_deadwood([c for c in hand if c != d]) for d in hand)
+        assert min_deadwood_after_discard(hand) == truth, " ".join(map(str, hand))
+
+
 def test_best_discard_arrangement_is_exact_on_dense_hands():
     rng = random.Random(3)
     for _ in range(300):
@@ -77,3 +86,39 @@ def test_openspiel_eleven_card_example_from_rules():
     hand = [CARD_CODES.index(c) for c in "5s 6s 7s 8s 5c 6c 7c 8c 5d 7d 8h".split()]
     assert openspiel_min_deadwood(hand) == 6       # OpenSpiel's shortcut
     assert min_deadwood_after_discard(hand) == 5   # the true best over all discards
+
+
+def test_first_two_layoff_steps_agree_with_openspiel():
+    # Which cards may be laid off onto a knocker's melds, and then which next: OpenSpiel's
+    # all_layoffs must give the same (it stops chaining after two cards, so no third step).
+    rng = random.Random(4)
+    from engine import ALL_CARDS, legal_layoffs
+    from_openspiel = {o: ALL_CARDS[i] for i, o in enumerate(TO_OPENSPIEL)}
+    checked = 0
+    for _ in range(300):
+        melds = best_arrangement(meld_dense_hand(rng, 10)).melds
+        if not melds:
+            continue
+        ids = [UTILS.meld_to_int(sorted(TO_OPENSPIEL[c] for c in m)) for m in melds]
+        in_melds = {c for m in melds for c in m}
+        free = [c for c in ALL_CARDS if c not in in_melds]
+        ours = {c for c in free if legal_layoffs(melds, [c]) is not None}
+        theirs = {from_openspiel[c] for c in UTILS.all_layoffs(ids, [])} - in_melds
+        assert ours == theirs, (melds, ours, theirs)
+        for first in ours:
+            ours_next = {c for c in free if c != first
+                         and legal_layoffs(melds, [first, c]) is not None}
+            theirs_next = {from_openspiel[c] for c in UTILS.all_layoffs(ids, [TO_OPENSPIEL[first]])}
+            assert ours_next == theirs_next - in_melds - {first}, (melds, first)
+            checked += 1
+    assert checked > 300
+
+
+def test_openspiel_stops_run_layoffs_after_two_cards_the_rules_do_not():
+    from engine import Meld, legal_layoffs
+    run = Meld("6s 7s 8s")
+    run_id = UTILS.meld_to_int(sorted(TO_OPENSPIEL[c] for c in run))
+    after_two = {UTILS.card_string(c) for c in UTILS.all_layoffs(
+        [run_id], [UTILS.card_int("9s"), UTILS.card_int("Ts")])}
+    assert "Js" not in after_two
+    assert legal_layoffs([run], "9s Ts Js") is not None

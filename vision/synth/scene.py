@@ -41,11 +41,15 @@ def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
                   layout_radius: float) -> Camera:
     w, h = image_size
     tilt = float(min(abs(rng.normal(0, 22)), 52))
+    # Card sizes in pixels match what the detector sees at inference (a photo read at 1024 px):
+    # a training image is then like a 640 px window of such a photo, and may cut the layout.
     fit = 0.92 * min(w, h) / (2 * layout_radius + 1.0)
     card_pixels = float(np.exp(rng.uniform(np.log(0.1 * max(w, h)), np.log(0.5 * max(w, h)))))
-    if rng.random() < 0.85:
+    if rng.random() < 0.35:
         card_pixels = min(card_pixels, fit)
-    card_pixels = max(card_pixels, 0.07 * max(w, h))
+    elif rng.random() < 0.7:
+        card_pixels = min(card_pixels, 1.6 * fit)
+    card_pixels = max(card_pixels, 0.08 * max(w, h))
     return Camera(tilt=tilt, yaw=float(rng.uniform(0, 360)), roll=float(rng.normal(0, 3)),
                   card_pixels=card_pixels, image_size=image_size,
                   shift=(float(rng.normal(0, 0.06 * w)), float(rng.normal(0, 0.06 * h))),
@@ -222,18 +226,28 @@ def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray
 
 
 def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
-                 surface_photos: list[np.ndarray], image_size: tuple[int, int]) -> Scene:
-    """One random scene with cards of ``deck`` (a vision.synth.decks.Deck)."""
+                 surface_photos: list[np.ndarray], image_size: tuple[int, int],
+                 placements: list[Placement] | None = None, camera: Camera | None = None,
+                 effects: bool = True) -> Scene:
+    """One scene with cards of ``deck`` (a vision.synth.decks.Deck).
+
+    Random unless ``placements`` (and ``camera``) are given; ``effects=False`` leaves out
+    occluders, light, lens and sensor effects (for tests that compare pixels).
+    """
     W, H = image_size
-    layout, placements = random_layout(rng)
+    if placements is None:
+        layout, placements = random_layout(rng)
+    else:
+        layout = "given"
     if placements:
         pts = np.array([[p.x, p.y] for p in placements])
         centre = pts.mean(axis=0)
         radius = float(np.max(np.linalg.norm(pts - centre, axis=1))) + 0.5
     else:
         centre, radius = np.zeros(2), 1.0
-    cam = random_camera(rng, image_size, radius)
-    cam = Camera(**{**cam.__dict__, "target": (float(centre[0]), float(centre[1]))})
+    cam = camera or random_camera(rng, image_size, radius)
+    if camera is None:
+        cam = Camera(**{**cam.__dict__, "target": (float(centre[0]), float(centre[1]))})
     hcam = cam.homography()
 
     # the table surface, drawn in table coordinates and seen through the camera
@@ -261,7 +275,9 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         if _warp_into(canvas, owner, rgba, h, i, shadow) is not None and p.code is not None:
             drawn.append((i, p, h))
 
-    if drawn and rng.random() < 0.25:
+    if not effects:
+        pass
+    elif drawn and rng.random() < 0.25:
         i, p, h = drawn[rng.integers(len(drawn))]
         fh, fw = deck.faces[p.code].shape[:2]
         hint = tuple(project(h, np.array([[fw * rng.uniform(0, 1), fh * rng.uniform(0.5, 1)]]))[0])
@@ -281,5 +297,5 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
                 scene.labels.append(IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible))
             else:
                 scene.hidden.append(p.code)
-    scene.image = _light_and_lens(rng, canvas, owner, cam.card_pixels)
+    scene.image = _light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
     return scene

@@ -1,0 +1,109 @@
+"""The scene generator: labels lie on the cards' indices, hidden indices get none, seeds repeat."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.synth.camera import Camera
+from vision.synth.dataset import SynthConfig, generate
+from vision.synth.decks import load_decks
+from vision.synth.layouts import Placement
+from vision.synth.scene import HIDDEN_INDEX_LIMIT, render_scene
+
+
+@pytest.fixture(scope="module")
+def deck():
+    decks = load_decks(split="train")
+    assert decks, "no committed training decks"
+    return next(d for d in decks if len(d.index_boxes["7h"]) >= 2)
+
+
+def _straight_camera(size=(640, 480), card_pixels=300.0) -> Camera:
+    return Camera(tilt=0.0, yaw=0.0, roll=0.0, card_pixels=card_pixels, image_size=size)
+
+
+def _index_similarity(scene_image, box, deck, code, index_box) -> float:
+    """Correlation between the labelled box in the scene and the deck's own index image."""
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    seen = cv2.cvtColor(scene_image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    face = deck.faces[code]
+    fx0, fy0, fx1, fy1 = (int(round(v)) for v in index_box)
+    truth = cv2.cvtColor(face[fy0:fy1, fx0:fx1, :3], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    truth = cv2.resize(truth, (seen.shape[1], seen.shape[0]), interpolation=cv2.INTER_AREA)
+    return float(np.corrcoef(seen.ravel(), truth.ravel())[0, 1])
+
+
+def test_labelled_boxes_lie_on_the_card_indices(deck):
+    scene = render_scene(np.random.default_rng(0), deck, [], [], (640, 480),
+                         placements=[Placement("7h", 0.0, 0.0, 0.0)],
+                         camera=_straight_camera(), effects=False)
+    assert [label.code for label in scene.labels] == ["7h"] * len(deck.index_boxes["7h"])
+    # Upright camera, upright card: the first index is the top-left one, unrotated.
+    top_left = min(scene.labels, key=lambda label: label.box[0] + label.box[1])
+    first_index = min(deck.index_boxes["7h"], key=lambda b: b[0] + b[1])
+    assert _index_similarity(scene.image, top_left.box, deck, "7h", first_index) > 0.8
+    # A box elsewhere on the card does not look like the index.
+    x0, y0, x1, y1 = top_left.box
+    shifted = (x0 + 60, y0 + 90, x1 + 60, y1 + 90)
+    assert _index_similarity(scene.image, shifted, deck, "7h", first_index) < 0.8
+
+
+def test_index_hidden_under_another_card_gets_no_box(deck):
+    # The 8s lies exactly on the 7h: every index of the 7h is covered.
+    scene = render_scene(np.random.default_rng(0), deck, [], [], (640, 480),
+                         placements=[Placement("7h", 0.0, 0.0, 0.0), Placement("8s", 0.0, 0.0, 0.0)],
+                         camera=_straight_camera(), effects=False)
+    codes = [label.code for label in scene.labels]
+    assert "7h" not in codes and "8s" in codes
+    assert scene.hidden.count("7h") == len(deck.index_boxes["7h"])
+
+
+def test_overlapping_spread_keeps_the_visible_left_index(deck):
+    # 8s shifted right by a quarter card width: the 7h's top-left index still shows,
+    # its bottom-right index is under the 8s.
+    scene = render_scene(np.random.default_rng(0), deck, [], [], (640, 480),
+                         placements=[Placement("7h", -0.1, 0.0, 0.0), Placement("8s", 0.08, 0.0, 0.0)],
+                         camera=_straight_camera(card_pixels=250), effects=False)
+    seven = [label for label in scene.labels if label.code == "7h"]
+    assert len(seven) >= 1
+    assert all(label.visible >= 1 - HIDDEN_INDEX_LIMIT for label in scene.labels)
+    assert "7h" in scene.hidden
+
+
+def _dataset_bytes(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "synth.json"}
+
+
+def test_same_seed_same_bytes_different_seed_different_scene(tmp_path):
+    a = SynthConfig(out=tmp_path / "a", count=4, imgsz=256, seed=3, workers=2, crops=True)
+    b = SynthConfig(out=tmp_path / "b", count=4, imgsz=256, seed=3, workers=1, crops=True)
+    c = SynthConfig(out=tmp_path / "c", count=4, imgsz=256, seed=4, workers=1)
+    for config in (a, b, c):
+        generate(config, progress=False)
+    bytes_a, bytes_b = _dataset_bytes(a.out), _dataset_bytes(b.out)
+    images_a = {k: v for k, v in bytes_a.items() if k.startswith("images")}
+    assert len(images_a) == 4
+    assert {k: v for k, v in bytes_a.items() if k != "data.yaml"} == \
+           {k: v for k, v in bytes_b.items() if k != "data.yaml"}
+    images_c = {k.replace("_4_", "_3_"): v for k, v in _dataset_bytes(c.out).items() if k.startswith("images")}
+    assert images_c.keys() == images_a.keys()
+    assert all(images_c[k] != images_a[k] for k in images_a)
+
+
+def test_dataset_is_an_ultralytics_detection_dataset(tmp_path):
+    from ultralytics.data.utils import check_det_dataset
+
+    config = SynthConfig(out=tmp_path / "d", count=10, imgsz=256, seed=1, workers=1)
+    stats = generate(config, progress=False)
+    assert stats["train"] == 9 and stats["val"] == 1
+    data = check_det_dataset(str(config.out / "data.yaml"))
+    assert data["nc"] == 52 and data["names"][9] == "Ts"
+    for label_file in (config.out / "labels").rglob("*.txt"):
+        for line in label_file.read_text().splitlines():
+            cls, *xywh = line.split()
+            assert 0 <= int(cls) < 52
+            assert all(0.0 <= float(v) <= 1.0 for v in xywh)
