@@ -136,3 +136,12 @@ def test_map50_is_one_for_perfect_boxes_and_drops_for_a_misread():
 
 def test_box_iou():
     assert box_iou([[0, 0, 10, 10]], [[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]]).tolist() == [[1.0, pytest.approx(1 / 3), 0.0]]
+
+
+@pytest.mark.parametrize("module_name", ["vision.detections", "vision.cards", "vision.cli"])
+def test_docstring_examples_hold(module_name):
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(module_name))
+    assert tried > 0 and failures == 0
