@@ -123,3 +123,9 @@ def test_paths_and_file_objects_are_read(tmp_path):
     assert decode_image(path).size == (90, 60)
     with path.open("rb") as handle:
         assert decode_image(handle).size == (90, 60)
+
+
+def test_iphone_heic_with_exif_rotation_is_turned_upright_once():
+    decoded = decode_image(photo_bytes((400, 200), orientation=6, file_format="HEIF"))
+    assert decoded.size == (200, 400)
+    assert is_red(decoded.pixels[5, 194]) and not is_red(decoded.pixels[5, 5])

@@ -15,7 +15,7 @@ from vision.detections import Detections
 from vision.detector import (CLASSIFIER_FILE, DETECTOR_FILE, CardIndexDetector, ModelError, _tile_spans,
                              read_model_settings, suppress_duplicates)
 from vision.reading import PhotoReading
-from vision.recognise import read_photo, recognise
+from vision.recognise import recognise
 
 
 def build_untrained(folder, detector_names, classifier_names=None):
