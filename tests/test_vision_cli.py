@@ -142,6 +142,10 @@ def test_score_reading_scores_two_recognised_spreads_with_the_engine():
     assert undercut.kind == "undercut"
     with pytest.raises(ValueError, match="use --knocker top or --knocker bottom"):
         score_reading(reading, "left")
+    with pytest.raises(ValueError, match="--upcard 1x"):
+        score_reading(reading, "top", upcard="1x")
+    with pytest.raises(ValueError, match="standard"):
+        score_reading(reading, "top", rules_name="no-such-rules")
 
 
 @needs_model

@@ -134,9 +134,14 @@ def score_reading(reading, knocker: str | None = None, rules_name: str | None = 
 
     Raises ``ValueError`` saying what to do when the photo does not hold two spreads the engine can score.
     """
-    from engine import Rules, score_hand
+    from engine import Card, Rules, score_hand
 
     rules = Rules.preset(rules_name or "standard")
+    if upcard is not None:
+        try:
+            upcard = Card(upcard)
+        except ValueError as error:
+            raise ValueError(f"--upcard {upcard}: {error}") from None
     knocker_index = knocker_hand_index(knocker, reading.split_axis)
     knocker_cards = list(reading.hands[knocker_index])
     defender_cards = list(reading.hands[1 - knocker_index])
