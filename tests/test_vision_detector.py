@@ -56,9 +56,9 @@ def photo(seed=0):
 @pytest.mark.parametrize("layout", ["52", "two-stage"])
 def test_both_layouts_read_a_photo_into_cards_with_valid_codes_and_boxes(model_folders, layout):
     detector = CardIndexDetector(read_model_settings(model_folders[layout]))
-    recognition = recognise(photo(), detector=detector, conf=0.0001, imgsz=320)
+    recognition = recognise(photo(), detector=detector, conf=1e-6, imgsz=320)
     detections = recognition.detections
-    assert type(detections) is Detections and len(detections) > 0, "an untrained model at conf 1e-4 finds noise"
+    assert type(detections) is Detections and len(detections) > 0, "an untrained model at conf 1e-6 finds noise"
     assert set(detections.codes) <= set(CARD_CODES)
     assert (detections.confidence > 0).all() and (detections.confidence <= 1).all()
     assert (detections.xyxy >= -1).all() and (detections.xyxy[:, [0, 2]] <= 801).all()
@@ -155,3 +155,17 @@ def test_tiled_detection_maps_tile_boxes_into_the_photo_and_drops_boxes_cut_by_i
     assert np.allclose(centres, expected, atol=1)
     cut = found[found.class_id == CARD_CODES.index("9s")]
     assert len(cut) == 2 and (cut.xyxy[:, 2] == 1600).all(), "only the right column's boxes, at the photo's edge, stay"
+
+
+def test_crops_are_classified_at_the_classifiers_training_size(model_folders, tmp_path):
+    import torch
+
+    assert CardIndexDetector(read_model_settings(model_folders["two-stage"]))._classifier_imgsz == 64, \
+        "never trained: the crop size of vision.crops"
+    folder = tmp_path / "trained"
+    folder.mkdir()
+    (folder / DETECTOR_FILE).write_bytes((model_folders["two-stage"] / DETECTOR_FILE).read_bytes())
+    checkpoint = torch.load(model_folders["two-stage"] / CLASSIFIER_FILE, weights_only=False)
+    checkpoint["train_args"] = {"task": "classify", "imgsz": 96}
+    torch.save(checkpoint, folder / CLASSIFIER_FILE)
+    assert CardIndexDetector(read_model_settings(folder))._classifier_imgsz == 96

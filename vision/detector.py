@@ -152,6 +152,15 @@ def _card_ids_of(names: dict[int, str], model_path: Path) -> list[int]:
                          f"(rank+suit like Ts); it is not a card model") from None
 
 
+def _trained_imgsz(model: Any) -> int | None:
+    """The image size a model was trained at (None for a model that was never trained)."""
+    checkpoint = getattr(model, "ckpt", None) or {}
+    imgsz = (checkpoint.get("train_args") or {}).get("imgsz")
+    if isinstance(imgsz, (list, tuple)):
+        imgsz = max(imgsz)
+    return int(imgsz) if imgsz else None
+
+
 class CardIndexDetector:
     """A loaded card-index model (detector, and classifier in the two-stage layout)."""
 
@@ -175,7 +184,7 @@ class CardIndexDetector:
             if self._classifier.task != "classify":
                 raise ModelError(f"{settings.classifier} is a {self._classifier.task} model, not a classifier")
             self._classifier_card_ids = _card_ids_of(dict(self._classifier.names), settings.classifier)
-            self._classifier_imgsz = int(self._classifier.overrides.get("imgsz") or DEFAULT_CLASSIFIER_IMGSZ)
+            self._classifier_imgsz = _trained_imgsz(self._classifier) or DEFAULT_CLASSIFIER_IMGSZ
             self._detector_card_ids: list[int] = []
         else:
             self._detector_card_ids = _card_ids_of(names, settings.detector)
