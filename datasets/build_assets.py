@@ -226,8 +226,7 @@ DECKS: list[DeckSource] = [
              "Tigullio international (KDE)", license="LGPL-2.0-or-later"),
     *[DeckSource(f"openclipart_{style}", f"Openclipart {style}", "openclipart-svg", "",
                  "public domain", "svg", f"{CLIPART}/{style}", partial(openclipart_file, style),
-                 overrides={"zone_h": 0.5, "max_h": 0.45, "gap": 0.6} if style == "ornamental"
-                 else {})
+                 overrides={"zone_h": 0.5, "max_h": 0.45, "gap": 0.6})
       for style in ("bordered", "simple", "ornamental")],
     *[DeckSource(f"kennard_{colours.replace('-', '_')}", f"Kennard cards {colours} (npm)",
                  "@heruka_urgyen/react-playing-cards", "0.5.0",
@@ -329,11 +328,11 @@ def save_png(image: np.ndarray, path: Path) -> None:
 CORNER_FLIPS = {"tl": (False, False), "tr": (True, False), "bl": (False, True), "br": (True, True)}
 
 
-def ink_mask(face: np.ndarray) -> tuple[np.ndarray, int]:
+def ink_mask(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """Pixels that differ clearly from the card's paper colour, away from the card's outline.
 
-    Returns the mask and the width of the ignored strip along the card's edge (its printed
-    outline, measured at mid-height of the left edge, plus a little).
+    Returns the mask, the same mask with the strip along the card's edge (its printed outline,
+    measured at mid-height of the left edge, plus a little) left out, and that strip's width.
     """
     rgb = face[:, :, :3].astype(np.int16)
     opaque = face[:, :, 3] > 200
@@ -361,7 +360,7 @@ def ink_mask(face: np.ndarray) -> tuple[np.ndarray, int]:
     border = max(2, round(width * 0.01), outline + 2)
     # keep clear of the card's outline: erode the card shape by `border` pixels
     inside = cv2.erode(opaque.astype(np.uint8), np.ones((2 * border + 1, 2 * border + 1), np.uint8))
-    return ink & inside.astype(bool), border
+    return ink, ink & inside.astype(bool), border
 
 
 def find_corner_index(face: np.ndarray, options: dict) -> tuple[int, int, int, int] | None:
@@ -376,7 +375,7 @@ def find_corner_index(face: np.ndarray, options: dict) -> tuple[int, int, int, i
     height, width = face.shape[:2]
     zone_w = round(width * options.get("zone_w", 0.30))
     zone_h = round(height * options.get("zone_h", 0.36))
-    ink, border = ink_mask(face)
+    all_ink, ink, border = ink_mask(face)
     ink = ink[:zone_h, :zone_w].astype(np.uint8)
     split = options.get("erode", 0)    # px: parts the art touches the index glyphs
     if split:
@@ -444,9 +443,9 @@ def find_corner_index(face: np.ndarray, options: dict) -> tuple[int, int, int, i
                 grown = True
     x0, y0, x1, y1 = box[0] - split, box[1] - split, box[2] + split, box[3] + split
     # a glyph cut by the ignored outline strip continues to the card's edge
-    if x0 <= border + 1:
+    if x0 <= border + 1 or (x0 > 0 and all_ink[max(y0, 0):y1, x0 - 1].any()):
         x0 = 0
-    if y0 <= border + 1:
+    if y0 <= border + 1 or (y0 > 0 and all_ink[y0 - 1, max(x0, 0):x1].any()):
         y0 = 0
     return x0, y0, x1, y1
 
