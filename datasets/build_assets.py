@@ -309,8 +309,28 @@ def render_deck_faces(source: DeckSource) -> dict[str, np.ndarray]:
     width = int(np.median([w * CARD_HEIGHT / h for h, w in sizes]).round())
     for code, face in faces.items():
         if face.shape[:2] != (height, width):
-            faces[code] = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
+            face = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
+        if face[0, 0, 3] > 0:          # square-cornered art: cut the corners like a real card
+            face = round_corners(face, radius=round(0.055 * width))
+        faces[code] = face
     return faces
+
+
+def round_corners(image: np.ndarray, radius: int) -> np.ndarray:
+    """Make an RGBA image transparent outside a rounded rectangle (anti-aliased)."""
+    height, width = image.shape[:2]
+    scale = 4                                   # draw large, shrink: smooth edge
+    mask = np.zeros((height * scale, width * scale), np.uint8)
+    r = radius * scale
+    cv2.rectangle(mask, (r, 0), (width * scale - r - 1, height * scale - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (width * scale - 1, height * scale - r - 1), 255, -1)
+    for cx, cy in ((r, r), (width * scale - r - 1, r), (r, height * scale - r - 1),
+                   (width * scale - r - 1, height * scale - r - 1)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    mask = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
+    rounded = image.copy()
+    rounded[:, :, 3] = (image[:, :, 3].astype(np.uint16) * mask // 255).astype(np.uint8)
+    return rounded
 
 
 def save_png(image: np.ndarray, path: Path) -> None:

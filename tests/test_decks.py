@@ -57,6 +57,9 @@ def test_faces_are_cropped_to_the_card(decks):
             # every border row/column touches the card somewhere (tight crop)
             assert alpha[0].max() > 0 and alpha[-1].max() > 0, (deck.deck_id, code)
             assert alpha[:, 0].max() > 0 and alpha[:, -1].max() > 0, (deck.deck_id, code)
+            # rounded corners: transparent in the very corners
+            corners = [alpha[0, 0], alpha[0, -1], alpha[-1, 0], alpha[-1, -1]]
+            assert max(corners) < 16, (deck.deck_id, code, corners)
 
 
 def test_every_face_has_one_index_box_per_printed_corner_inside_the_card(decks):
