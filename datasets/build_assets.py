@@ -215,7 +215,8 @@ DECKS: list[DeckSource] = [
                overrides={"zone_w": 0.5, "zone_h": 0.3, "max_w": 0.45, "max_h": 0.25}),
     gnome_deck("tigullio", "Tigullio (GNOME)"),
     gnome_deck("bonded", "Bonded (aisleriot)", corners=("tl", "tr", "bl", "br")),
-    kde_deck("ancient-egyptians", "Ancient_Egyptians.svgz", "Ancient Egyptians (KDE)"),
+    kde_deck("ancient-egyptians", "Ancient_Egyptians.svgz", "Ancient Egyptians (KDE)",
+             overrides={"zone_h": 0.45, "max_h": 0.36}),
     kde_deck("jolly-royal", "jolly-royal.svgz", "Jolly Royal (KDE)"),
     kde_deck("nicu-white", "white.svgz", "Nicu white (KDE)",
              overrides={"zone_h": 0.5, "max_h": 0.45, "gap": 0.6}),
@@ -805,6 +806,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("ids", nargs="*", help="deck ids (decks stage only); default all")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    os.nice(10)   # rendering is CPU-heavy; the machine is shared
     if args.stage in ("fetch", "all"):
         fetch()
     if args.stage in ("decks", "all"):
