@@ -141,7 +141,8 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
         results = map(_write_scene, indices)
         pool = None
     else:
-        pool = mp.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config,))
+        # spawn, not fork: a forked child can deadlock in OpenCV's thread pool
+        pool = mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(config,))
         results = pool.imap_unordered(_write_scene, indices, chunksize=4)
     try:
         if progress:
