@@ -61,6 +61,7 @@ class ModelSettings:
     imgsz: int = DEFAULT_IMGSZ
     conf: float = DEFAULT_CONF
     webcam_imgsz: int = DEFAULT_WEBCAM_IMGSZ
+    classifier_channels: str = "bgr"   # channel order the classifier network was trained on
 
 
 def models_dir() -> Path:
@@ -94,6 +95,7 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         imgsz=int(settings.get("imgsz") or DEFAULT_IMGSZ),
         conf=float(settings.get("conf") if settings.get("conf") is not None else DEFAULT_CONF),
         webcam_imgsz=int(settings.get("webcam_imgsz") or DEFAULT_WEBCAM_IMGSZ),
+        classifier_channels=str(settings.get("classifier_channels") or "bgr"),
     )
 
 
@@ -161,6 +163,29 @@ def _trained_imgsz(model: Any) -> int | None:
     return int(imgsz) if imgsz else None
 
 
+def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bgr") -> np.ndarray:
+    """Class probabilities (N, classes) of square BGR crops, through the classifier's network.
+
+    The network is called directly, not through ultralytics' predictor: the predictor converts
+    arrays to RGB, while a classifier trained from ultralytics' cached dataset may have learned
+    from BGR tensors. ``channels`` (recorded in model.json when the classifier is trained) says which.
+    """
+    import torch
+
+    batch = np.stack(crops)
+    if channels == "rgb":
+        batch = batch[..., ::-1]
+    tensor = torch.from_numpy(np.ascontiguousarray(batch)).permute(0, 3, 1, 2).float().div_(255.0)
+    network = classifier.model
+    with torch.inference_mode():
+        network.eval()
+        output = network(tensor.to(next(network.parameters()).dtype))
+    output = output[0] if isinstance(output, (list, tuple)) else output
+    if float(output.sum(dim=1).mean()) > 1.01 or float(output.min()) < 0:  # logits, not probabilities
+        output = output.softmax(dim=1)
+    return output.float().cpu().numpy().astype(np.float64)
+
+
 class CardIndexDetector:
     """A loaded card-index model (detector, and classifier in the two-stage layout)."""
 
@@ -212,8 +237,7 @@ class CardIndexDetector:
             if len(xyxy) == 0:
                 return Detections.empty()
             crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
-            results = self._classifier.predict(crops, imgsz=self._classifier_imgsz, verbose=False)
-            probabilities = np.stack([r.probs.data.cpu().numpy() for r in results]).astype(np.float64)
+            probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels)
         best = probabilities.argmax(axis=1)
         card_ids = np.array([self._classifier_card_ids[c] for c in best], dtype=np.int64)
         combined = scores * probabilities[np.arange(len(best)), best]

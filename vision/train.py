@@ -120,18 +120,53 @@ def run_dir_best(run_dir: Path) -> Path:
     return best if best.exists() else run_dir / "weights" / "last.pt"
 
 
+def classifier_channel_order(weights: Path, crops_dir: Path, limit: int = 600) -> tuple[str, float, float]:
+    """Which channel order ("bgr" or "rgb") the classifier reads labelled crops best in.
+
+    ultralytics has fed classifiers BGR or RGB tensors depending on the data path (e.g. cached on
+    a GPU machine or not); the pipeline calls the network directly, so it must know. Returns the
+    order and the accuracy in both orders on up to ``limit`` crops of ``crops_dir/<code>/*.jpg``.
+    """
+    import cv2
+    import numpy as np
+    from ultralytics import YOLO
+
+    from vision.detector import classify_crops
+
+    files = sorted(crops_dir.glob("*/*.jpg"))
+    if not files:
+        raise FileNotFoundError(f"no crops under {crops_dir}")
+    step = max(1, len(files) // limit)
+    files = files[::step][:limit]
+    model = YOLO(str(weights), task="classify")
+    names = dict(model.names)
+    crops = [cv2.imread(str(f)) for f in files]
+    truth = [f.parent.name for f in files]
+    accuracy = {}
+    for order in ("bgr", "rgb"):
+        probabilities = classify_crops(model, crops, order)
+        predicted = [names[int(i)] for i in probabilities.argmax(axis=1)]
+        accuracy[order] = float(np.mean([p == t for p, t in zip(predicted, truth)]))
+    best = max(accuracy, key=accuracy.get)
+    return best, accuracy["bgr"], accuracy["rgb"]
+
+
 def install_weights(detector: Path | None, classifier: Path | None, models_dir: Path = MODELS_DIR,
-                    detect_imgsz: int = 1024) -> Path:
+                    detect_imgsz: int = 1024, classifier_channels: str | None = None) -> Path:
     """Copy trained weights where ``ginscore detect/score/serve`` load them and update model.json."""
     models_dir.mkdir(parents=True, exist_ok=True)
     info_path = models_dir / MODEL_INFO_FILE
     info = json.loads(info_path.read_text()) if info_path.exists() else {}
     if detector is not None:
-        shutil.copyfile(detector, models_dir / DETECTOR_FILE)
+        if Path(detector).resolve() != (models_dir / DETECTOR_FILE).resolve():
+            shutil.copyfile(detector, models_dir / DETECTOR_FILE)
         info["detector"] = DETECTOR_FILE
     if classifier is not None:
-        shutil.copyfile(classifier, models_dir / CLASSIFIER_FILE)
+        if Path(classifier).resolve() != (models_dir / CLASSIFIER_FILE).resolve():
+            shutil.copyfile(classifier, models_dir / CLASSIFIER_FILE)
         info["classifier"] = CLASSIFIER_FILE
+        if classifier_channels:
+            info["classifier_channels"] = classifier_channels
     info.setdefault("imgsz", detect_imgsz)
     info.setdefault("webcam_imgsz", 640)
     info.setdefault("conf", 0.25)
@@ -186,7 +221,11 @@ def run_train(args: argparse.Namespace) -> int:
             weights="yolov8n-cls.yaml" if args.scratch else None, workers=args.workers,
             project=args.project, models_dir=args.models_dir, batch=max(args.batch, 64),
             cache=False if args.cache == "none" else args.cache)
+    channels = None
+    if classifier is not None:
+        channels, bgr, rgb = classifier_channel_order(classifier, crops / "val")
+        print(f"classifier reads {channels.upper()} crops (val accuracy: BGR {bgr:.3f}, RGB {rgb:.3f})")
     if not args.no_install:
-        info = install_weights(detector, classifier, args.models_dir)
+        info = install_weights(detector, classifier, args.models_dir, classifier_channels=channels)
         print(f"installed into {info.parent} ({info.name} updated)")
     return 0
