@@ -8,19 +8,22 @@ set -u
 OUT=${OUT:-/tmp/gpu_out}; mkdir -p "$OUT"
 SCENES=${1:-16000}; DET_HOURS=${2:-0.09}; CLS_HOURS=${3:-0.07}; DEVICE=${4:-0}
 WORK=${WORK:-/tmp/ginscore_gpu}; mkdir -p "$WORK"
+# START=scratch trains from random weights; START=shipped fine-tunes the models in models/.
+START=${START:-scratch}; FROM=""; [ "$START" = scratch ] && FROM="--scratch"
+DET_SHARE=${DET_SHARE:-67}   # percent of the CPU cores feeding the detector's data loader
 CPUS=$(nproc)
 export PYTHONUNBUFFERED=1
 start=$(date +%s)
 python3 -m web.cli synth --out "$WORK/data" --count "$SCENES" --imgsz 640 --crops --seed 1 \
   > "$OUT/synth.log" 2>&1 || { tail -20 "$OUT/synth.log"; exit 1; }
 tail -1 "$OUT/synth.log"; echo "synth done after $(( $(date +%s) - start )) s"
-DET_WORKERS=$(( CPUS * 2 / 3 )); CLS_WORKERS=$(( CPUS - DET_WORKERS - 1 ))
+DET_WORKERS=$(( CPUS * DET_SHARE / 100 )); CLS_WORKERS=$(( CPUS - DET_WORKERS - 1 ))
 [ "$CLS_WORKERS" -lt 1 ] && CLS_WORKERS=1
-python3 -m web.cli train "$WORK/data" --part detector --scratch --hours "$DET_HOURS" --batch 64 \
+python3 -m web.cli train "$WORK/data" --part detector $FROM --hours "$DET_HOURS" --batch 64 \
   --workers "$DET_WORKERS" --device "$DEVICE" --cache ram --project "$WORK/runs" --no-install \
   > "$OUT/detector.log" 2>&1 &
 det=$!
-python3 -m web.cli train "$WORK/data" --part classifier --scratch --hours "$CLS_HOURS" --batch 512 \
+python3 -m web.cli train "$WORK/data" --part classifier $FROM --hours "$CLS_HOURS" --batch 512 \
   --workers "$CLS_WORKERS" --device "$DEVICE" --cache ram --project "$WORK/runs" --no-install \
   > "$OUT/classifier.log" 2>&1 &
 cls=$!

@@ -12,6 +12,7 @@ whatever the number of worker processes.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing as mp
 import os
@@ -46,16 +47,22 @@ _STATE: dict = {}
 def _load_assets(root: Path | None) -> dict:
     from vision.synth import decks as deck_assets
 
-    train = deck_assets.load_decks(root, split="train")
-    val = deck_assets.load_decks(root, split="val")
+    train = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="train")]
+    val = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="val")]
     if not train:
         raise ValueError(f"no training decks found under {root or 'datasets/'}decks: see docs/assets.md")
     if not val:
         val = train[-1:]
-    backs = deck_assets.load_backs(root)
+    backs = [cv2.cvtColor(b, cv2.COLOR_RGBA2BGRA) for b in deck_assets.load_backs(root)]
     photos = deck_assets.load_surface_photos(root)
     photos = [p if isinstance(p, np.ndarray) else cv2.imread(str(p)) for p in photos]
     return {"train": train, "val": val, "backs": backs, "photos": [p for p in photos if p is not None]}
+
+
+def _faces_to_bgra(deck):
+    """The deck loader gives RGBA faces; the renderer works in OpenCV's BGRA order."""
+    return dataclasses.replace(
+        deck, faces={code: cv2.cvtColor(face, cv2.COLOR_RGBA2BGRA) for code, face in deck.faces.items()})
 
 
 def _init_worker(config: SynthConfig) -> None:
