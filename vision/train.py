@@ -76,13 +76,14 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
             raise FileNotFoundError(f"--resume: no interrupted run at {last}")
         YOLO(str(last)).train(resume=True)
         return run_dir / "weights" / "best.pt"
-    model = YOLO(_start_weights(weights, models_dir / DETECTOR_FILE, "yolov8n.yaml"))
+    start = _start_weights(weights, models_dir / DETECTOR_FILE, "yolov8n.yaml")
+    model = YOLO(start)
     args = dict(data=str(data_yaml), single_cls=True, epochs=epochs, imgsz=imgsz, batch=batch,
                 device=device, workers=workers, cache=cache, project=str(project.resolve()), name=name,
                 exist_ok=True, optimizer="SGD", lr0=0.01, momentum=0.937, nbs=batch,
                 warmup_epochs=min(1.0, epochs / 10), cos_lr=True, close_mosaic=max(1, epochs // 10),
                 fliplr=0.0, flipud=0.0, degrees=0.0, mosaic=1.0, scale=0.4, translate=0.1,
-                hsv_h=0.015, hsv_s=0.5, hsv_v=0.4, pretrained=False, amp=device != "cpu",
+                hsv_h=0.015, hsv_s=0.5, hsv_v=0.4, pretrained=start.endswith(".pt"), amp=device != "cpu",
                 plots=False, verbose=False, patience=100)
     if hours:
         args["time"] = hours
@@ -102,12 +103,13 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
     _no_downloads()
     if device == "cpu":
         _use_all_cores()
-    model = YOLO(_start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml"), task="classify")
+    start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
+    model = YOLO(start, task="classify")
     args = dict(data=str(crops_dir), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
                 workers=workers, cache=cache, project=str(project.resolve()), name=name, exist_ok=True,
                 optimizer="AdamW", lr0=0.002, nbs=batch, warmup_epochs=min(1.0, epochs / 10),
                 cos_lr=True, fliplr=0.0, flipud=0.0, scale=0.15, erasing=0.0, auto_augment=None,
-                hsv_h=0.015, hsv_s=0.4, hsv_v=0.4, pretrained=False, amp=device != "cpu",
+                hsv_h=0.015, hsv_s=0.4, hsv_v=0.4, pretrained=start.endswith(".pt"), amp=device != "cpu",
                 plots=False, verbose=False, patience=100)
     if hours:
         args["time"] = hours
