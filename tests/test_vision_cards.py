@@ -145,3 +145,26 @@ def test_docstring_examples_hold(module_name):
 
     failures, tried = doctest.testmod(importlib.import_module(module_name))
     assert tried > 0 and failures == 0
+
+
+def _two_places(runner_up: str, runner_up_confidence: float) -> Detections:
+    """5h read at the left (0.9) and, weaker, at the far right (0.6), where 3h ranks second."""
+    boxes = np.array([[0, 0, 20, 30], [1000, 0, 1020, 30]], dtype=np.float64)
+    return Detections(boxes, [card_index("5h"), card_index("5h")], [0.9, 0.6],
+                      [card_index("6h"), card_index(runner_up)], [0.05, runner_up_confidence])
+
+
+def test_a_weaker_second_reading_becomes_its_runner_up_card_when_that_card_is_unread():
+    merged = merge_corners(_two_places("3h", 0.3))
+    assert [card.card for card in merged.cards] == ["3h", "5h"]
+    assert merged.conflicts == ()
+    three = merged.cards[0]
+    assert three.boxes == ((1000.0, 0.0, 1020.0, 30.0),) and three.confidence == pytest.approx(0.3)
+
+
+def test_a_second_reading_stays_a_conflict_when_its_runner_up_was_read_elsewhere_or_is_unsure():
+    already = Detections.concatenate([_two_places("3h", 0.3),
+                                      Detections.from_cards([("3h", (500, 500, 520, 530), 0.9)])])
+    assert len(merge_corners(already).conflicts) == 1
+    unsure = merge_corners(_two_places("3h", 0.01))
+    assert [card.card for card in unsure.cards] == ["5h"] and len(unsure.conflicts) == 1

@@ -19,6 +19,8 @@ from vision.reading import Box, CardReading
 
 # Corners of one card lie at most this many index-box long sides apart (real-val: at most 5.3).
 MAX_CORNER_SPAN = 7.0
+# A weaker duplicate reading becomes its runner-up card only if that is at least this sure.
+MIN_RUNNER_UP_CONFIDENCE = 0.05
 
 
 @dataclass(frozen=True)
@@ -51,13 +53,16 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
     """Merge the boxes of each card code into one card; report a code seen where one card cannot be.
 
     For each code, boxes are grouped (most confident first) so that every two boxes of a group are
-    within ``max_corner_span`` index sizes of each other. The most confident group is the card; each
-    other group is a conflict, listed in ``conflicts`` and kept in ``extra_readings``.
+    within ``max_corner_span`` index sizes of each other. The most confident group is the card. Each
+    other group becomes the card its boxes rank second when that card was read nowhere else (a deck
+    holds each card once); otherwise it is a conflict, listed in ``conflicts`` and kept in
+    ``extra_readings``.
     """
     unit = index_box_size(detections)
     cards: list[CardReading] = []
     extras: list[CardReading] = []
     conflicts: list[str] = []
+    weaker: list[tuple[CardReading, Detections]] = []
     for class_id in sorted(set(detections.class_id.tolist())):
         same_code = detections[detections.class_id == class_id]
         order = np.argsort(-same_code.confidence, kind="stable")
@@ -79,13 +84,26 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
             )
             for group in groups
         ]
+        order_of = {id(reading): group for reading, group in zip(readings, groups)}
         readings.sort(key=lambda reading: -reading.confidence)
         cards.append(readings[0])
-        if len(readings) > 1:
-            extras.extend(readings[1:])
-            places = ", ".join(_place(reading) for reading in readings)
-            conflicts.append(f"{CARD_CODES[class_id]} seen in {len(readings)} places too far apart to be one card "
-                             f"({places}): a second deck or a misread; check this card")
+        for reading in readings[1:]:
+            weaker.append((reading, same_code[order_of[id(reading)]]))
+    # A deck holds each card once: a weaker second reading of a code is most likely a misread of
+    # the card its boxes rank second, if that card was not read anywhere else.
+    read_codes = {card.card for card in cards}
+    for reading, boxes in sorted(weaker, key=lambda item: -item[0].confidence):
+        alternative = CARD_CODES[int(boxes.runner_up_id[int(np.argmax(boxes.runner_up_confidence))])]
+        alternative_confidence = card_confidence(boxes.runner_up_confidence[boxes.runner_up_id == CARD_CODES.index(alternative)])
+        if alternative not in read_codes and alternative_confidence >= MIN_RUNNER_UP_CONFIDENCE:
+            cards.append(CardReading(card=alternative, confidence=alternative_confidence, boxes=reading.boxes))
+            read_codes.add(alternative)
+            continue
+        extras.append(reading)
+        same = [card for card in cards if card.card == reading.card] + [reading]
+        places = ", ".join(_place(r) for r in same)
+        conflicts.append(f"{reading.card} seen in {len(same)} places too far apart to be one card "
+                         f"({places}): a second deck or a misread; check this card")
     cards.sort(key=lambda reading: CARD_CODES.index(reading.card))
     return MergedCards(cards=tuple(cards), conflicts=tuple(conflicts), extra_readings=tuple(extras))
 

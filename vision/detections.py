@@ -19,16 +19,30 @@ CARD_INDEX: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
 
 @dataclass(frozen=True, eq=False)
 class Detections:
-    """Corner-index boxes in pixels: ``xyxy`` (N, 4) float, ``class_id`` (N,) int, ``confidence`` (N,) float."""
+    """Corner-index boxes in pixels: ``xyxy`` (N, 4) float, ``class_id`` (N,) int, ``confidence`` (N,) float.
+
+    ``runner_up_id`` / ``runner_up_confidence`` (optional, (N,)) hold each box's second-best card
+    and its confidence where the model gives one (the crop classifier does): when a deck's single
+    card is read in two places, the weaker reading may be the runner-up card instead.
+    """
 
     xyxy: np.ndarray
     class_id: np.ndarray
     confidence: np.ndarray
+    runner_up_id: np.ndarray | None = None
+    runner_up_confidence: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float64).reshape(-1, 4)
         class_id = np.asarray(self.class_id, dtype=np.int64).reshape(-1)
         confidence = np.asarray(self.confidence, dtype=np.float64).reshape(-1)
+        if self.runner_up_id is None or self.runner_up_confidence is None:
+            runner_up_id, runner_up_confidence = class_id.copy(), np.zeros(len(class_id))
+        else:
+            runner_up_id = np.asarray(self.runner_up_id, dtype=np.int64).reshape(-1)
+            runner_up_confidence = np.asarray(self.runner_up_confidence, dtype=np.float64).reshape(-1)
+        if not len(runner_up_id) == len(runner_up_confidence) == len(class_id):
+            raise ValueError("Detections runner-up arrays differ in length from the boxes")
         if not len(xyxy) == len(class_id) == len(confidence):
             raise ValueError(
                 f"Detections arrays differ in length: {len(xyxy)} boxes, {len(class_id)} class ids, "
@@ -38,6 +52,8 @@ class Detections:
         object.__setattr__(self, "xyxy", xyxy)
         object.__setattr__(self, "class_id", class_id)
         object.__setattr__(self, "confidence", confidence)
+        object.__setattr__(self, "runner_up_id", runner_up_id)
+        object.__setattr__(self, "runner_up_confidence", runner_up_confidence)
 
     @classmethod
     def empty(cls) -> "Detections":
@@ -67,7 +83,9 @@ class Detections:
         if not parts:
             return cls.empty()
         return cls(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.class_id for p in parts]),
-                   np.concatenate([p.confidence for p in parts]))
+                   np.concatenate([p.confidence for p in parts]),
+                   np.concatenate([p.runner_up_id for p in parts]),
+                   np.concatenate([p.runner_up_confidence for p in parts]))
 
     def __len__(self) -> int:
         return len(self.class_id)
@@ -76,7 +94,8 @@ class Detections:
         """A subset: a boolean mask, index array or slice (an int keeps one row as Detections)."""
         if isinstance(index, (int, np.integer)):
             index = [int(index)]
-        return Detections(self.xyxy[index], self.class_id[index], self.confidence[index])
+        return Detections(self.xyxy[index], self.class_id[index], self.confidence[index],
+                          self.runner_up_id[index], self.runner_up_confidence[index])
 
     def __repr__(self) -> str:
         return f"Detections({len(self)} boxes: {' '.join(self.codes)})"
@@ -98,11 +117,13 @@ class Detections:
 
     def scaled(self, factor: float) -> "Detections":
         """Boxes multiplied by ``factor`` (map between a resized image and the original)."""
-        return Detections(self.xyxy * factor, self.class_id, self.confidence)
+        return Detections(self.xyxy * factor, self.class_id, self.confidence,
+                          self.runner_up_id, self.runner_up_confidence)
 
     def shifted(self, dx: float, dy: float) -> "Detections":
         """Boxes moved by ``(dx, dy)`` (map a tile's boxes into the whole image)."""
-        return Detections(self.xyxy + np.array([dx, dy, dx, dy]), self.class_id, self.confidence)
+        return Detections(self.xyxy + np.array([dx, dy, dx, dy]), self.class_id, self.confidence,
+                          self.runner_up_id, self.runner_up_confidence)
 
     def with_confidence_at_least(self, threshold: float) -> "Detections":
         """Only the boxes with ``confidence >= threshold``."""

@@ -238,11 +238,15 @@ class CardIndexDetector:
                 return Detections.empty()
             crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
             probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels)
-        best = probabilities.argmax(axis=1)
+        ranked = np.argsort(-probabilities, axis=1)
+        best, second = ranked[:, 0], ranked[:, 1]
+        rows = np.arange(len(best))
         card_ids = np.array([self._classifier_card_ids[c] for c in best], dtype=np.int64)
-        combined = scores * probabilities[np.arange(len(best)), best]
+        runner_up_ids = np.array([self._classifier_card_ids[c] for c in second], dtype=np.int64)
+        combined = scores * probabilities[rows, best]
         keep = combined >= conf
-        return Detections(xyxy[keep], card_ids[keep], combined[keep])
+        return Detections(xyxy[keep], card_ids[keep], combined[keep],
+                          runner_up_ids[keep], (scores * probabilities[rows, second])[keep])
 
 
     def detect_tiled(self, pixels: np.ndarray, grid: int, imgsz: int | None = None,
