@@ -106,11 +106,11 @@ def main() -> int:
 
     frame = webcam_frame()
     for _ in range(3):
-        detector.detect(frame, imgsz=webcam_imgsz)
+        detector.detect(frame, imgsz=webcam_imgsz, rotations=1)
     start = time.perf_counter()
     for _ in range(args.frames):
         image = decode_image(frame, max_side=webcam_imgsz)
-        detections = detector.detect(image.pixels, imgsz=webcam_imgsz).scaled(image.to_original)
+        detections = detector.detect(image.pixels, imgsz=webcam_imgsz, rotations=1).scaled(image.to_original)  # as read_frame
         split_hands(merge_corners(detections).cards)
     elapsed = time.perf_counter() - start
     print(f"webcam 640 x 480: {args.frames / elapsed:.1f} frames/s ({elapsed / args.frames * 1000:.0f} ms/frame, "

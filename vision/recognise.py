@@ -40,7 +40,8 @@ def reading_from_detections(detections: Detections, image_size: tuple[int, int],
 
 
 def recognise(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-              conf: float | None = None, single_spread: bool = False, name: str = "", tiles: int = 1) -> Recognition:
+              conf: float | None = None, single_spread: bool = False, name: str = "", tiles: int = 1,
+              rotations: int | None = None) -> Recognition:
     """Decode a photo at the detector's size, detect, and build its reading (boxes in photo pixels).
 
     ``tiles`` > 1 reads the photo at ``tiles`` times the size, as a ``tiles`` x ``tiles`` grid of
@@ -49,7 +50,8 @@ def recognise(source: PhotoSource, *, detector: CardIndexDetector | None = None,
     detector = detector or load_detector()
     imgsz = int(imgsz or detector.settings.imgsz)
     image = decode_image(source, max_side=imgsz * max(1, tiles), name=name)
-    detections = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=conf).scaled(image.to_original)
+    detections = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=conf,
+                                       rotations=rotations).scaled(image.to_original)
     reading = reading_from_detections(detections, image.original_size, single_spread=single_spread)
     return Recognition(reading=reading, detections=detections, image=image)
 
@@ -75,4 +77,4 @@ def read_frame(frame, *, detector: CardIndexDetector | None = None, conf: float 
     """Read a webcam frame (BGR array or encoded image) at the webcam size from ``model.json``."""
     detector = detector or load_detector()
     return recognise(frame, detector=detector, imgsz=detector.settings.webcam_imgsz, conf=conf,
-                     single_spread=single_spread).reading
+                     single_spread=single_spread, rotations=1).reading
