@@ -246,7 +246,24 @@ def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
         summary = f"{players[entry.knocker]} knocked: {kind}, no score."
     else:
         summary = f"{players[entry.knocker]} knocked: {kind}; {players[winner]} scores {points}."
-    return HandView(kind, winner, points, summary, _explanation_lines(result))
+    return HandView(kind, winner, points, summary, _arrangement_lines(result, players) + _explanation_lines(result))
+
+
+def _arrangement_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
+    """Each player's melds and deadwood, and the lay-offs, as laid down at the table."""
+    if result.knocker is None:
+        return ()
+    lines = []
+    for player, arrangement in ((result.knocker, result.knocker_arrangement),
+                                (1 - result.knocker, result.defender_arrangement)):
+        if arrangement is None:
+            continue
+        melds = " | ".join(str(meld) for meld in arrangement.melds) or "no melds"
+        deadwood = " ".join(str(card) for card in arrangement.deadwood) or "none"
+        lines.append(f"{players[player]}: {melds}; deadwood {deadwood} = {arrangement.deadwood_count}.")
+    if result.layoffs:
+        lines.append(f"{players[1 - result.knocker]} lays off " + ", ".join(str(layoff) for layoff in result.layoffs) + ".")
+    return tuple(lines)
 
 
 def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> HandView:

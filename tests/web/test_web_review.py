@@ -74,3 +74,14 @@ def test_a_photo_of_another_game_cannot_be_used(app, client):
                                                             "cards0": ANN_GIN, "cards1": BOB_LOSES,
                                                             "action": "confirm"})
     assert response.status_code == 404 and db_dump(app) == before
+
+
+def test_review_result_shows_melds_deadwood_and_layoffs():
+    from engine import Rules, score_hand
+    from web.scoring import _arrangement_lines
+
+    result = score_hand("5s 6s 7s Ks Kc Kd 9c Tc Jc Jd", "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h", Rules.preset("standard"))
+    lines = _arrangement_lines(result, ("Ann", "Bob"))
+    assert lines[0].startswith("Ann: ") and "deadwood Jd = 10" in lines[0]
+    assert lines[1].startswith("Bob: 2s 2h 2d 2c")
+    assert lines[2].startswith("Bob lays off ") and "9s on" in lines[2]
