@@ -168,3 +168,17 @@ def test_a_second_reading_stays_a_conflict_when_its_runner_up_was_read_elsewhere
     assert len(merge_corners(already).conflicts) == 1
     unsure = merge_corners(_two_places("3h", 0.01))
     assert [card.card for card in unsure.cards] == ["5h"] and len(unsure.conflicts) == 1
+
+
+def test_a_weaker_reading_takes_the_likeliest_unread_card_among_several_runner_ups():
+    boxes = np.array([[0, 0, 20, 30], [1000, 0, 1020, 30]], dtype=np.float64)
+    # the far reading's next-best cards: 5s (read elsewhere), then 3h and 8h
+    detections = Detections.concatenate([
+        Detections(boxes, [card_index("5h"), card_index("5h")], [0.9, 0.6],
+                   [[card_index("6h"), card_index("4h"), card_index("2h")],
+                    [card_index("5s"), card_index("3h"), card_index("8h")]],
+                   [[0.05, 0.01, 0.01], [0.2, 0.15, 0.1]]),
+        Detections.from_cards([("5s", (500, 500, 520, 530), 0.9)]),
+    ])
+    merged = merge_corners(detections)
+    assert [card.card for card in merged.cards] == ["5s", "3h", "5h"] and merged.conflicts == ()

@@ -54,8 +54,8 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
 
     For each code, boxes are grouped (most confident first) so that every two boxes of a group are
     within ``max_corner_span`` index sizes of each other. The most confident group is the card. Each
-    other group becomes the card its boxes rank second when that card was read nowhere else (a deck
-    holds each card once); otherwise it is a conflict, listed in ``conflicts`` and kept in
+    other group becomes the likeliest of its boxes' next-best cards that was read nowhere else (a
+    deck holds each card once); otherwise it is a conflict, listed in ``conflicts`` and kept in
     ``extra_readings``.
     """
     unit = index_box_size(detections)
@@ -90,12 +90,11 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
         for reading in readings[1:]:
             weaker.append((reading, same_code[order_of[id(reading)]]))
     # A deck holds each card once: a weaker second reading of a code is most likely a misread of
-    # the card its boxes rank second, if that card was not read anywhere else.
+    # the likeliest next-best card of its boxes that was not read anywhere else.
     read_codes = {card.card for card in cards}
     for reading, boxes in sorted(weaker, key=lambda item: -item[0].confidence):
-        alternative = CARD_CODES[int(boxes.runner_up_id[int(np.argmax(boxes.runner_up_confidence))])]
-        alternative_confidence = card_confidence(boxes.runner_up_confidence[boxes.runner_up_id == CARD_CODES.index(alternative)])
-        if alternative not in read_codes and alternative_confidence >= MIN_RUNNER_UP_CONFIDENCE:
+        alternative, alternative_confidence = _best_unread_runner_up(boxes, read_codes)
+        if alternative is not None and alternative_confidence >= MIN_RUNNER_UP_CONFIDENCE:
             cards.append(CardReading(card=alternative, confidence=alternative_confidence, boxes=reading.boxes))
             read_codes.add(alternative)
             continue
@@ -106,6 +105,19 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
                          f"({places}): a second deck or a misread; check this card")
     cards.sort(key=lambda reading: CARD_CODES.index(reading.card))
     return MergedCards(cards=tuple(cards), conflicts=tuple(conflicts), extra_readings=tuple(extras))
+
+
+def _best_unread_runner_up(boxes: Detections, read_codes: set[str]) -> tuple[str | None, float]:
+    """Among the boxes' next-best cards not read anywhere, the likeliest and its confidence."""
+    best_code, best_confidence = None, 0.0
+    for card_id in set(boxes.runner_up_id.ravel().tolist()):
+        code = CARD_CODES[card_id]
+        if code in read_codes:
+            continue
+        confidence = card_confidence(boxes.runner_up_confidence[boxes.runner_up_id == card_id])
+        if confidence > best_confidence:
+            best_code, best_confidence = code, confidence
+    return best_code, best_confidence
 
 
 def card_center(card: CardReading) -> tuple[float, float]:

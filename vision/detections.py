@@ -21,9 +21,9 @@ CARD_INDEX: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
 class Detections:
     """Corner-index boxes in pixels: ``xyxy`` (N, 4) float, ``class_id`` (N,) int, ``confidence`` (N,) float.
 
-    ``runner_up_id`` / ``runner_up_confidence`` (optional, (N,)) hold each box's second-best card
-    and its confidence where the model gives one (the crop classifier does): when a deck's single
-    card is read in two places, the weaker reading may be the runner-up card instead.
+    ``runner_up_id`` / ``runner_up_confidence`` (optional, (N,) or (N, K)) hold each box's next-best
+    cards and their confidences, best first, where the model gives them (the crop classifier does):
+    when a deck's single card is read in two places, the weaker reading may be one of those.
     """
 
     xyxy: np.ndarray
@@ -37,11 +37,11 @@ class Detections:
         class_id = np.asarray(self.class_id, dtype=np.int64).reshape(-1)
         confidence = np.asarray(self.confidence, dtype=np.float64).reshape(-1)
         if self.runner_up_id is None or self.runner_up_confidence is None:
-            runner_up_id, runner_up_confidence = class_id.copy(), np.zeros(len(class_id))
+            runner_up_id, runner_up_confidence = class_id.reshape(-1, 1).copy(), np.zeros((len(class_id), 1))
         else:
-            runner_up_id = np.asarray(self.runner_up_id, dtype=np.int64).reshape(-1)
-            runner_up_confidence = np.asarray(self.runner_up_confidence, dtype=np.float64).reshape(-1)
-        if not len(runner_up_id) == len(runner_up_confidence) == len(class_id):
+            runner_up_id = np.asarray(self.runner_up_id, dtype=np.int64).reshape(len(class_id), -1)
+            runner_up_confidence = np.asarray(self.runner_up_confidence, dtype=np.float64).reshape(len(class_id), -1)
+        if runner_up_id.shape != runner_up_confidence.shape:
             raise ValueError("Detections runner-up arrays differ in length from the boxes")
         if not len(xyxy) == len(class_id) == len(confidence):
             raise ValueError(
@@ -82,10 +82,18 @@ class Detections:
         parts = [p for p in parts if len(p)]
         if not parts:
             return cls.empty()
+        width = max(p.runner_up_id.shape[1] for p in parts)
+
+        def widened(p: "Detections") -> tuple[np.ndarray, np.ndarray]:
+            pad = width - p.runner_up_id.shape[1]
+            ids = np.hstack([p.runner_up_id, np.repeat(p.class_id.reshape(-1, 1), pad, axis=1)])
+            return ids, np.hstack([p.runner_up_confidence, np.zeros((len(p), pad))])
+
+        runner_ups = [widened(p) for p in parts]
         return cls(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.class_id for p in parts]),
                    np.concatenate([p.confidence for p in parts]),
-                   np.concatenate([p.runner_up_id for p in parts]),
-                   np.concatenate([p.runner_up_confidence for p in parts]))
+                   np.concatenate([ids for ids, _ in runner_ups]),
+                   np.concatenate([confidences for _, confidences in runner_ups]))
 
     def __len__(self) -> int:
         return len(self.class_id)

@@ -44,6 +44,7 @@ DEFAULT_WEBCAM_IMGSZ = 640  # webcam frames (640 x 480) at their own size
 DEFAULT_CONF = 0.25
 DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
 MAX_DETECTIONS = 300
+RUNNER_UPS = 4              # next-best cards kept per box (vision/cards.py uses them for duplicates)
 TILE_OVERLAP = 0.2         # detect_tiled: neighbouring tiles share this fraction of a tile
 USE_ONNX_ENV = "GINSCORE_ONNX"  # "0": ignore an ONNX export beside the .pt detector
 
@@ -257,15 +258,14 @@ class CardIndexDetector:
             crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
             probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels,
                                            rotations or self.settings.classifier_rotations)
-        ranked = np.argsort(-probabilities, axis=1)
-        best, second = ranked[:, 0], ranked[:, 1]
-        rows = np.arange(len(best))
-        card_ids = np.array([self._classifier_card_ids[c] for c in best], dtype=np.int64)
-        runner_up_ids = np.array([self._classifier_card_ids[c] for c in second], dtype=np.int64)
-        combined = scores * probabilities[rows, best]
+        ranked = np.argsort(-probabilities, axis=1)[:, :1 + RUNNER_UPS]
+        best = ranked[:, 0]
+        to_card = np.array(self._classifier_card_ids, dtype=np.int64)
+        ranked_confidence = scores[:, None] * np.take_along_axis(probabilities, ranked, axis=1)
+        combined = ranked_confidence[:, 0]
         keep = combined >= conf
-        return Detections(xyxy[keep], card_ids[keep], combined[keep],
-                          runner_up_ids[keep], (scores * probabilities[rows, second])[keep])
+        return Detections(xyxy[keep], to_card[best][keep], combined[keep],
+                          to_card[ranked[:, 1:]][keep], ranked_confidence[:, 1:][keep])
 
 
     def detect_tiled(self, pixels: np.ndarray, grid: int, imgsz: int | None = None,
