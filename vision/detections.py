@@ -39,8 +39,11 @@ class Detections:
         if self.runner_up_id is None or self.runner_up_confidence is None:
             runner_up_id, runner_up_confidence = class_id.reshape(-1, 1).copy(), np.zeros((len(class_id), 1))
         else:
-            runner_up_id = np.asarray(self.runner_up_id, dtype=np.int64).reshape(len(class_id), -1)
-            runner_up_confidence = np.asarray(self.runner_up_confidence, dtype=np.float64).reshape(len(class_id), -1)
+            runner_up_id = np.asarray(self.runner_up_id, dtype=np.int64)
+            runner_up_confidence = np.asarray(self.runner_up_confidence, dtype=np.float64)
+            width = runner_up_id.shape[-1] if runner_up_id.ndim == 2 else 1
+            runner_up_id = runner_up_id.reshape(len(class_id), width)
+            runner_up_confidence = runner_up_confidence.reshape(len(class_id), width)
         if runner_up_id.shape != runner_up_confidence.shape:
             raise ValueError("Detections runner-up arrays differ in length from the boxes")
         if not len(xyxy) == len(class_id) == len(confidence):
