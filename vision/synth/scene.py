@@ -275,15 +275,14 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         if _warp_into(canvas, owner, rgba, h, i, shadow) is not None and p.code is not None:
             drawn.append((i, p, h))
 
-    if not effects:
-        pass
-    elif drawn and rng.random() < 0.25:
-        i, p, h = drawn[rng.integers(len(drawn))]
-        fh, fw = deck.faces[p.code].shape[:2]
-        hint = tuple(project(h, np.array([[fw * rng.uniform(0, 1), fh * rng.uniform(0.5, 1)]]))[0])
-        _draw_occluders(rng, canvas, owner, cam.card_pixels, hint)
-    elif rng.random() < 0.1:
-        _draw_occluders(rng, canvas, owner, cam.card_pixels, None)
+    if effects:  # fingers holding a card, now and then a cup or a phone
+        if drawn and rng.random() < 0.25:
+            i, p, h = drawn[rng.integers(len(drawn))]
+            fh, fw = deck.faces[p.code].shape[:2]
+            hint = tuple(project(h, np.array([[fw * rng.uniform(0, 1), fh * rng.uniform(0.5, 1)]]))[0])
+            _draw_occluders(rng, canvas, owner, cam.card_pixels, hint)
+        elif rng.random() < 0.1:
+            _draw_occluders(rng, canvas, owner, cam.card_pixels, None)
 
     scene = Scene(image=canvas, layout=layout, deck_id=getattr(deck, "deck_id", ""))
     for i, p, h in drawn:
