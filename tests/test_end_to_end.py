@@ -18,11 +18,11 @@ def render_showdown(tmp_path):
     import cv2
 
     from vision.synth.camera import Camera
-    from vision.synth.dataset import _load_assets
+    from vision.synth.dataset import load_synth_assets
     from vision.synth.layouts import Placement
     from vision.synth.scene import render_scene
 
-    assets = _load_assets(None)
+    assets = load_synth_assets(None)
     deck = next(d for d in assets["val"] if d.deck_id == "bonded")
     rng = np.random.default_rng(5)
     placements = []

@@ -44,7 +44,8 @@ class SynthConfig:
 _STATE: dict = {}
 
 
-def _load_assets(root: Path | None) -> dict:
+def load_synth_assets(root: Path | None = None) -> dict:
+    """Decks by split (faces as BGRA), backs (BGRA) and surface photos (BGR) for the renderer."""
     from vision.synth import decks as deck_assets
 
     train = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="train")]
@@ -68,7 +69,7 @@ def _faces_to_bgra(deck):
 def _init_worker(config: SynthConfig) -> None:
     cv2.setNumThreads(1)
     _STATE["config"] = config
-    _STATE["assets"] = _load_assets(config.datasets_root)
+    _STATE["assets"] = load_synth_assets(config.datasets_root)
 
 
 def scene_split(config: SynthConfig, index: int) -> str:
@@ -170,7 +171,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
 
 def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) -> Path:
     """A contact sheet of the first ``count`` scenes with boxes and card codes drawn."""
-    assets = _load_assets(config.datasets_root)
+    assets = load_synth_assets(config.datasets_root)
     tiles = []
     tile = 400
     for i in range(count):
