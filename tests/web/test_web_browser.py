@@ -103,8 +103,11 @@ def totals(page) -> tuple[int, int]:
 
 
 def pick(page, player: int, cards: str) -> None:
+    """Tap each card's chip in the player's picker, as a person would, and check it took."""
     for code in cards.split():
-        page.locator(f'input[name="pick{player}"][value="{code}"]').check(force=True)
+        box = page.locator(f'input[name="pick{player}"][value="{code}"]')
+        page.locator(f'label.pick:has(input[name="pick{player}"][value="{code}"]) span').click()
+        assert box.is_checked(), f"{code} did not toggle on"
 
 
 def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
