@@ -41,6 +41,15 @@ def _no_downloads() -> None:
     trainer.check_amp = lambda model: True
 
 
+def _prepare_device(device: str | None) -> str:
+    """The device to train on (a GPU if there is one), with ultralytics set up for this machine."""
+    device = _pick_device(device)
+    _no_downloads()
+    if device == "cpu":
+        _use_all_cores()
+    return device
+
+
 def _pick_device(device: str | None) -> str:
     if device:
         return device
@@ -65,10 +74,7 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
     """Train the one-class corner-index detector; returns the best weights of the run."""
     from ultralytics import YOLO
 
-    device = _pick_device(device)
-    _no_downloads()
-    if device == "cpu":
-        _use_all_cores()
+    device = _prepare_device(device)
     run_dir = project / name
     if resume:
         last = run_dir / "weights" / "last.pt"
@@ -99,10 +105,7 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
     """Train the 52-card index-crop classifier; returns the best weights of the run."""
     from ultralytics import YOLO
 
-    device = _pick_device(device)
-    _no_downloads()
-    if device == "cpu":
-        _use_all_cores()
+    device = _prepare_device(device)
     start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
     model = YOLO(start, task="classify")
     args = dict(data=str(crops_dir), epochs=epochs, imgsz=imgsz, batch=batch, device=device,

@@ -51,7 +51,7 @@ def spread(rng: np.random.Generator, codes: list[str], origin: tuple[float, floa
     drift = rng.normal(0, 0.03)                # rows not quite straight
     two_rows = len(groups) > 2 and rng.random() < 0.3
     row_gap = rng.uniform(0.5, 1.3)
-    x = y = 0.0
+    y = 0.0
     total_width = sum(len(g) - 1 for g in groups) * step + (len(groups) - 1) * (gap + CARD_WIDTH)
     x = -total_width / 2 if not two_rows else -total_width / 4
     start_x = x

@@ -111,25 +111,25 @@ def _warp_into(canvas: np.ndarray, owner: np.ndarray, rgba: np.ndarray, h: np.nd
     return x0, y0, x1, y1
 
 
-def _visible_fraction(owner: np.ndarray, polygon: np.ndarray, owner_id: int) -> tuple[float, int]:
+def _visible_fraction(owner: np.ndarray, polygon: np.ndarray, owner_id: int) -> float:
     """Fraction of the polygon's pixels owned by ``owner_id`` (outside the image counts hidden)."""
     H, W = owner.shape
     x0, y0 = np.floor(polygon.min(axis=0)).astype(int)
     x1, y1 = np.ceil(polygon.max(axis=0)).astype(int)
     bw, bh = x1 - x0 + 1, y1 - y0 + 1
     if bw <= 0 or bh <= 0:
-        return 0.0, 0
+        return 0.0
     mask = np.zeros((bh, bw), np.uint8)
     cv2.fillPoly(mask, [np.round(polygon - [x0, y0]).astype(np.int32)], 1)
     total = int(mask.sum())
     if total == 0:
-        return 0.0, 0
+        return 0.0
     cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1 + 1, W), min(y1 + 1, H)
     if cx1 <= cx0 or cy1 <= cy0:
-        return 0.0, total
+        return 0.0
     sub_mask = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
     seen = int(((owner[cy0:cy1, cx0:cx1] == owner_id) & (sub_mask > 0)).sum())
-    return seen / total, total
+    return seen / total
 
 
 def _draw_occluders(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray,
@@ -289,7 +289,7 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         for box in deck.index_boxes[p.code]:
             x0, y0, x1, y1 = box
             poly = project(h, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
-            visible, _ = _visible_fraction(owner, poly, i)
+            visible = _visible_fraction(owner, poly, i)
             bx0, by0 = np.clip(poly.min(axis=0), 0, [W, H])
             bx1, by1 = np.clip(poly.max(axis=0), 0, [W, H])
             if visible >= 1.0 - HIDDEN_INDEX_LIMIT and min(bx1 - bx0, by1 - by0) >= MIN_BOX_PIXELS:
