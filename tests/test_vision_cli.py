@@ -16,8 +16,9 @@ from PIL import Image
 from vision.detector import DETECTOR_FILE, models_dir
 from web.cli import main as ginscore
 
-CARD_RECALL_FLOOR = 0.93     # measured 0.9797 on real-val with the shipped model (models/MODEL_CARD.md)
-CARD_PRECISION_FLOOR = 0.97  # measured 1.000
+CARD_RECALL_FLOOR = 0.97     # measured 0.9855 (340/345) on real-val with the shipped model (models/MODEL_CARD.md)
+CARD_PRECISION_FLOOR = 0.98  # measured 1.000
+CLASSIFIER_CROP_FLOOR = 0.93  # measured 0.955 (the classifier alone on the 377 labelled index boxes)
 
 REPO = Path(__file__).resolve().parents[1]
 REAL_VAL = REPO / ".." / "shared" / "datasets" / "real-val"
@@ -208,3 +209,4 @@ def test_shipped_model_reads_real_photos_above_the_floors(real_val_result):
     result = real_val_result
     assert result["card_recall"] >= CARD_RECALL_FLOOR, result["card_recall"]
     assert result["card_precision"] >= CARD_PRECISION_FLOOR, result["card_precision"]
+    assert result["classifier_accuracy_on_labelled_boxes"] >= CLASSIFIER_CROP_FLOOR, result

@@ -169,3 +169,41 @@ def test_crops_are_classified_at_the_classifiers_training_size(model_folders, tm
     checkpoint["train_args"] = {"task": "classify", "imgsz": 96}
     torch.save(checkpoint, folder / CLASSIFIER_FILE)
     assert CardIndexDetector(read_model_settings(folder))._classifier_imgsz == 96
+
+
+def test_model_json_sets_proposal_threshold_and_detector_weight(model_folders, tmp_path):
+    import shutil
+
+    folder = tmp_path / "tuned"
+    shutil.copytree(model_folders["two-stage"], folder)
+    (folder / "model.json").write_text(json.dumps({"conf": 0.3, "proposal_conf": 0.02, "detector_weight": 0.5}))
+    settings = read_model_settings(folder)
+    assert (settings.conf, settings.proposal_conf, settings.detector_weight) == (0.3, 0.02, 0.5)
+    plain = read_model_settings(model_folders["two-stage"])
+    assert plain.detector_weight == 1.0, "without model.json a reading's confidence is detector x classifier"
+
+
+def test_a_reading_confidence_weighs_the_detector_by_detector_weight(model_folders, tmp_path):
+    """Same boxes, same classifier: with weight 0.5 every confidence is the weight-1 one over sqrt(detector)."""
+    import dataclasses
+
+    settings = read_model_settings(model_folders["two-stage"])
+    full = CardIndexDetector(settings).detect(photo(3), imgsz=320, conf=1e-9)
+    half = CardIndexDetector(dataclasses.replace(settings, detector_weight=0.5)).detect(photo(3), imgsz=320, conf=1e-9)
+    assert len(full) == len(half) > 0
+    np.testing.assert_allclose(half.xyxy, full.xyxy)
+    assert (half.confidence > full.confidence).all(), "an untrained detector is unsure: sqrt raises its share"
+    # weight-1 confidence = s * p, weight-0.5 = sqrt(s) * p  =>  (s*p) / (sqrt(s)*p) = sqrt(s) < 1, same for runner-ups
+    ratio = full.runner_up_confidence / half.runner_up_confidence
+    np.testing.assert_allclose(ratio, (full.confidence / half.confidence)[:, None] * np.ones_like(ratio), rtol=1e-6)
+
+
+def test_read_boxes_gives_ranked_cards_and_refuses_a_52_class_detector(model_folders):
+    detector = CardIndexDetector(read_model_settings(model_folders["two-stage"]))
+    boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float)
+    card_ids, probabilities = detector.read_boxes(photo(), boxes)
+    assert card_ids.shape == probabilities.shape == (2, 5)
+    assert ((0 <= card_ids) & (card_ids < 52)).all() and len(set(card_ids[0])) == 5
+    assert (np.diff(probabilities, axis=1) <= 1e-12).all(), "best first"
+    with pytest.raises(ModelError, match="no crop classifier"):
+        CardIndexDetector(read_model_settings(model_folders["52"])).read_boxes(photo(), boxes)

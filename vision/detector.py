@@ -6,13 +6,16 @@ This is the only module that touches ultralytics. Two model layouts are supporte
 * a one-class detector of index boxes plus a classifier of index crops whose classes are the 52
   card codes (``models/card_index_classifier.pt``): each box is cropped with
   ``vision.crops.crop_index`` (the same square, padded crop the classifier was trained on), the
-  crops are classified in one batch, and a card's confidence is the detector's confidence times the
-  classifier's probability.
+  crops are classified in one batch. The detector proposes boxes down to ``proposal_conf``, and a
+  reading's confidence is ``detector_confidence ** detector_weight * classifier_probability``: the
+  detector, trained on synthetic scenes, is under-confident on real photos' tilted or shaded indices
+  (a clear 7d on real-val scored 0.005), while the classifier reads the crop itself, so a faint box
+  read clearly still counts (models/MODEL_CARD.md has the measurements).
 
 ``models/model.json`` (optional) names the files and the default settings::
 
     {"detector": "card_index_detector.pt", "classifier": "card_index_classifier.pt" or null,
-     "imgsz": 1024, "conf": 0.25, "webcam_imgsz": 640}
+     "imgsz": 1024, "conf": 0.2, "webcam_imgsz": 640, "proposal_conf": 0.01, "detector_weight": 0.5}
 
 An ONNX export of the detector beside the ``.pt`` (``ginscore export``; same name, ``.onnx``) is
 used instead when onnxruntime is installed and the export is not older than the ``.pt``: on this
@@ -42,6 +45,8 @@ CLASSIFIER_FILE = "card_index_classifier.pt"
 DEFAULT_IMGSZ = 1024        # photos: real-val index boxes are 15-65 px at this size
 DEFAULT_WEBCAM_IMGSZ = 640  # webcam frames (640 x 480) at their own size
 DEFAULT_CONF = 0.25
+DEFAULT_PROPOSAL_CONF = 0.01   # two-stage: the detector's own threshold for boxes sent to the classifier
+DEFAULT_DETECTOR_WEIGHT = 1.0  # two-stage: exponent of the detector's confidence in a reading's confidence
 DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
 MAX_DETECTIONS = 300
 RUNNER_UPS = 4              # next-best cards kept per box (vision/cards.py uses them for duplicates)
@@ -64,6 +69,8 @@ class ModelSettings:
     webcam_imgsz: int = DEFAULT_WEBCAM_IMGSZ
     classifier_channels: str = "bgr"   # channel order the classifier network was trained on
     classifier_rotations: int = 4      # photos: average the classifier over 1, 2 or 4 quarter turns of each crop
+    proposal_conf: float = DEFAULT_PROPOSAL_CONF
+    detector_weight: float = DEFAULT_DETECTOR_WEIGHT
 
 
 def models_dir() -> Path:
@@ -99,6 +106,8 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         webcam_imgsz=int(settings.get("webcam_imgsz") or DEFAULT_WEBCAM_IMGSZ),
         classifier_channels=str(settings.get("classifier_channels") or "bgr"),
         classifier_rotations=int(settings.get("classifier_rotations") or 4),
+        proposal_conf=float(settings.get("proposal_conf", DEFAULT_PROPOSAL_CONF)),
+        detector_weight=float(settings.get("detector_weight", DEFAULT_DETECTOR_WEIGHT)),
     )
 
 
@@ -242,9 +251,10 @@ class CardIndexDetector:
         ``classifier_rotations``; 1 is fastest, for webcam frames)."""
         imgsz = int(imgsz or self.settings.imgsz)
         conf = self.settings.conf if conf is None else float(conf)
+        proposal_conf = conf if self._classifier is None else min(conf, self.settings.proposal_conf)
         with self._lock:
             use_all_cores()
-            result = self._detector.predict(pixels, imgsz=imgsz, conf=conf, agnostic_nms=True,
+            result = self._detector.predict(pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True,
                                             max_det=MAX_DETECTIONS, verbose=False)[0]
             boxes = result.boxes
             xyxy = boxes.xyxy.cpu().numpy().astype(np.float64)
@@ -255,18 +265,33 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
-            probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels,
-                                           rotations or self.settings.classifier_rotations)
-        ranked = np.argsort(-probabilities, axis=1)[:, :1 + RUNNER_UPS]
-        best = ranked[:, 0]
-        to_card = np.array(self._classifier_card_ids, dtype=np.int64)
-        ranked_confidence = scores[:, None] * np.take_along_axis(probabilities, ranked, axis=1)
-        combined = ranked_confidence[:, 0]
-        keep = combined >= conf
-        return Detections(xyxy[keep], to_card[best][keep], combined[keep],
-                          to_card[ranked[:, 1:]][keep], ranked_confidence[:, 1:][keep])
+            card_ids, probabilities = self._read_boxes(pixels, xyxy, rotations)
+        ranked_confidence = scores[:, None] ** self.settings.detector_weight * probabilities
+        keep = ranked_confidence[:, 0] >= conf
+        return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
+                          card_ids[keep, 1:], ranked_confidence[keep, 1:])
 
+    def read_boxes(self, pixels: np.ndarray, xyxy: np.ndarray,
+                   rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's reading of given index boxes (two-stage models only): for each box, the
+        ``1 + RUNNER_UPS`` likeliest card ids (``CARD_CODES`` indices), best first, and their
+        probabilities. ``ginscore eval`` uses it on the labelled boxes to measure the classifier alone."""
+        if self._classifier is None:
+            raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
+        with self._lock:
+            use_all_cores()
+            return self._read_boxes(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4), rotations)
+
+    def _read_boxes(self, pixels: np.ndarray, xyxy: np.ndarray,
+                    rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
+        if len(xyxy) == 0:
+            return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS))
+        crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
+        probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels,
+                                       rotations or self.settings.classifier_rotations)
+        ranked = np.argsort(-probabilities, axis=1)[:, :1 + RUNNER_UPS]
+        to_card = np.array(self._classifier_card_ids, dtype=np.int64)
+        return to_card[ranked], np.take_along_axis(probabilities, ranked, axis=1)
 
     def detect_tiled(self, pixels: np.ndarray, grid: int, imgsz: int | None = None,
                      conf: float | None = None, rotations: int | None = None) -> Detections:

@@ -50,7 +50,8 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
     confusions: Counter[tuple[str, str]] = Counter()
     missed_cards: Counter[str] = Counter()
     extra_cards: Counter[str] = Counter()
-    agnostic_found = labelled_boxes = 0
+    agnostic_found = labelled_boxes = crops_right = 0
+    two_stage = detector.layout == "index detector + classifier"
     seconds = 0.0
     for image_path in image_paths:
         label_path = labels_dir / f"{image_path.stem}.txt"
@@ -70,6 +71,9 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         hits = labelled & read
         missed_cards.update(labelled - read)
         extra_cards.update(read - labelled)
+        if two_stage and len(labels):
+            card_ids, _ = detector.read_boxes(image.pixels, labels.xyxy / image.to_original)
+            crops_right += int((card_ids[:, 0] == labels.class_id).sum())
         found, photo_confusions = _agnostic_matches(kept, labels)
         confusions.update(photo_confusions)
         agnostic_found += found
@@ -109,6 +113,8 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         "map50": mean_average_precision(all_predictions, all_labels),
         "agnostic_map50": mean_average_precision(all_predictions, all_labels, class_agnostic=True),
         "box_recall_agnostic": _ratio(agnostic_found, labelled_boxes),
+        # the classifier alone, on crops around the labelled index boxes (two-stage models)
+        "classifier_accuracy_on_labelled_boxes": _ratio(crops_right, labelled_boxes) if two_stage else None,
         "confusions": [{"labelled": a, "read": b, "count": n} for (a, b), n in confusions.most_common(10)],
         "most_missed": [{"card": c, "count": n} for c, n in missed_cards.most_common(10)],
         "most_extra": [{"card": c, "count": n} for c, n in extra_cards.most_common(10)],
@@ -144,6 +150,9 @@ def format_report(result: dict[str, Any]) -> str:
         f"(imgsz {result['imgsz']}, tiles {result['tiles']}, conf {result['conf']}, {result['model_file']}: {result['model']}, "
         f"{result['seconds_per_photo']} s/photo)",
     ]
+    if result.get("classifier_accuracy_on_labelled_boxes") is not None:
+        lines.append(f"classifier alone: {result['classifier_accuracy_on_labelled_boxes']:.3f} of the labelled "
+                     f"index boxes read as the right card")
     if result["confusions"]:
         lines.append("most confused (labelled -> read): " + ", ".join(
             f"{c['labelled']}->{c['read']} x{c['count']}" for c in result["confusions"]))
