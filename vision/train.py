@@ -102,22 +102,59 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
                      weights: str | None = None, workers: int = 2, cache: bool | str = False,
                      project: Path = Path("runs"), name: str = "classifier",
                      models_dir: Path = MODELS_DIR) -> Path:
-    """Train the 52-card index-crop classifier; returns the best weights of the run."""
+    """Train the 52-card index-crop classifier; returns the best weights of the run.
+
+    From scratch: AdamW lr 0.002 with a short warm-up. Fine-tuning trained weights: lr 0.0004 and
+    no warm-up (at 0.002 the first epoch undid part of what the start model knew; see the model
+    card), on crops in the channel order the start model was trained on (``start_channel_order``).
+    """
     from ultralytics import YOLO
 
     device = _prepare_device(device)
     start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
+    fine_tuning = start.endswith(".pt")
+    if fine_tuning and start_channel_order(start, models_dir) == "bgr":
+        crops_dir = crops_with_red_and_blue_swapped(crops_dir, project / f"{name}-crops-bgr")
     model = YOLO(start, task="classify")
     args = dict(data=str(crops_dir), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
                 workers=workers, cache=cache, project=str(project.resolve()), name=name, exist_ok=True,
-                optimizer="AdamW", lr0=0.002, nbs=batch, warmup_epochs=min(1.0, epochs / 10),
+                optimizer="AdamW", lr0=0.0004 if fine_tuning else 0.002, nbs=batch,
+                warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
                 cos_lr=True, fliplr=0.0, flipud=0.0, scale=0.15, erasing=0.0, auto_augment=None,
-                hsv_h=0.015, hsv_s=0.4, hsv_v=0.4, pretrained=start.endswith(".pt"), amp=device != "cpu",
+                hsv_h=0.015, hsv_s=0.4, hsv_v=0.4, pretrained=fine_tuning, amp=device != "cpu",
                 plots=False, verbose=False, patience=100)
     if hours:
         args["time"] = hours
     model.train(**args)
     return run_dir_best(project / name)
+
+
+def start_channel_order(start: str, models_dir: Path = MODELS_DIR) -> str:
+    """The channel order a start classifier reads: recorded in model.json for the shipped one, else RGB
+    (ultralytics trains classifiers on RGB tensors)."""
+    info_path = models_dir / MODEL_INFO_FILE
+    if Path(start).resolve() == (models_dir / CLASSIFIER_FILE).resolve() and info_path.exists():
+        return str(json.loads(info_path.read_text()).get("classifier_channels") or "rgb")
+    return "rgb"
+
+
+def crops_with_red_and_blue_swapped(crops_dir: Path, out: Path) -> Path:
+    """A copy of a crops dataset (``split/<code>/*.jpg``) with red and blue swapped.
+
+    ultralytics feeds a classifier RGB tensors of the files. A classifier that reads BGR tensors
+    (the shipped one, see the model card) keeps reading them when fine-tuned on swapped files."""
+    import cv2
+
+    for source in sorted(crops_dir.glob("*/*/*.jpg")):
+        target = out / source.relative_to(crops_dir)
+        if target.exists() and target.stat().st_mtime >= source.stat().st_mtime:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        image = cv2.imread(str(source))
+        if image is None:
+            raise ValueError(f"{source}: not a readable image; regenerate the crops with 'ginscore synth --crops'")
+        cv2.imwrite(str(target), image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return out
 
 
 def run_dir_best(run_dir: Path) -> Path:

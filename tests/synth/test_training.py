@@ -45,3 +45,27 @@ def test_train_without_a_dataset_says_what_to_do(tmp_path: Path, capsys):
     assert main(["train", str(tmp_path / "nothing")]) == 2
     error = capsys.readouterr().err
     assert "ginscore synth" in error and "Traceback" not in error
+
+
+def test_fine_tuning_a_bgr_classifier_trains_on_red_and_blue_swapped_crops(tmp_path: Path):
+    import cv2
+    import numpy as np
+
+    from vision.train import CLASSIFIER_FILE, crops_with_red_and_blue_swapped, start_channel_order
+
+    crops = tmp_path / "crops"
+    (crops / "train" / "Ah").mkdir(parents=True)
+    red = np.zeros((64, 64, 3), np.uint8)
+    red[..., 2] = 200  # BGR: a red crop
+    cv2.imwrite(str(crops / "train" / "Ah" / "a.jpg"), red, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    swapped = cv2.imread(str(crops_with_red_and_blue_swapped(crops, tmp_path / "bgr") / "train" / "Ah" / "a.jpg"))
+    assert swapped[..., 0].mean() > 190 and swapped[..., 2].mean() < 10, "red became blue"
+
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / CLASSIFIER_FILE).write_bytes(b"weights")
+    (models / "model.json").write_text(json.dumps({"classifier_channels": "bgr"}))
+    assert start_channel_order(str(models / CLASSIFIER_FILE), models) == "bgr"
+    assert start_channel_order(str(tmp_path / "other.pt"), models) == "rgb", "other weights: ultralytics' RGB"
+    (models / "model.json").write_text(json.dumps({"classifier_channels": "rgb"}))
+    assert start_channel_order(str(models / CLASSIFIER_FILE), models) == "rgb"
