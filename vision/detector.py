@@ -15,7 +15,7 @@ This is the only module that touches ultralytics. Two model layouts are supporte
 ``models/model.json`` (optional) names the files and the default settings::
 
     {"detector": "card_index_detector.pt", "classifier": "card_index_classifier.pt" or null,
-     "imgsz": 1024, "conf": 0.2, "webcam_imgsz": 640, "proposal_conf": 0.01, "detector_weight": 0.5}
+     "imgsz": 1024, "conf": 0.2, "webcam_imgsz": 640, "proposal_conf": 0.1, "detector_weight": 0.5}
 
 An ONNX export of the detector beside the ``.pt`` (``ginscore export``; same name, ``.onnx``) is
 used instead when onnxruntime is installed and the export is not older than the ``.pt``: on this
@@ -45,7 +45,7 @@ CLASSIFIER_FILE = "card_index_classifier.pt"
 DEFAULT_IMGSZ = 1024        # photos: real-val index boxes are 15-65 px at this size
 DEFAULT_WEBCAM_IMGSZ = 640  # webcam frames (640 x 480) at their own size
 DEFAULT_CONF = 0.25
-DEFAULT_PROPOSAL_CONF = 0.01   # two-stage: the detector's own threshold for boxes sent to the classifier
+DEFAULT_PROPOSAL_CONF = 0.1    # two-stage: the detector's own threshold for boxes sent to the classifier
 DEFAULT_DETECTOR_WEIGHT = 1.0  # two-stage: exponent of the detector's confidence in a reading's confidence
 DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
 MAX_DETECTIONS = 300
@@ -244,14 +244,18 @@ class CardIndexDetector:
         return "index detector + classifier" if self._classifier is not None else "52-class detector"
 
     def detect(self, pixels: np.ndarray, imgsz: int | None = None, conf: float | None = None,
-               rotations: int | None = None) -> Detections:
-        """The corner indices in a BGR image, in its pixel coordinates.
+               rotations: int | None = None, proposal_conf: float | None = None) -> Detections:
+        """The corner indices in a BGR image, in its pixel coordinates, with confidence at least ``conf``.
 
         ``rotations``: quarter turns the classifier reads each crop at (default: model.json's
-        ``classifier_rotations``; 1 is fastest, for webcam frames)."""
+        ``classifier_rotations``; 1 is fastest, for webcam frames). ``proposal_conf``: the detector's
+        own threshold for boxes sent to the classifier (default: model.json's, or ``conf`` if lower)."""
         imgsz = int(imgsz or self.settings.imgsz)
         conf = self.settings.conf if conf is None else float(conf)
-        proposal_conf = conf if self._classifier is None else min(conf, self.settings.proposal_conf)
+        if proposal_conf is None:
+            proposal_conf = min(conf, self.settings.proposal_conf)
+        if self._classifier is None:
+            proposal_conf = conf
         with self._lock:
             use_all_cores()
             result = self._detector.predict(pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True,
@@ -294,17 +298,19 @@ class CardIndexDetector:
         return to_card[ranked], np.take_along_axis(probabilities, ranked, axis=1)
 
     def detect_tiled(self, pixels: np.ndarray, grid: int, imgsz: int | None = None,
-                     conf: float | None = None, rotations: int | None = None) -> Detections:
+                     conf: float | None = None, rotations: int | None = None,
+                     proposal_conf: float | None = None) -> Detections:
         """Detect on a ``grid`` x ``grid`` of overlapping tiles, each read at ``imgsz``: small indices
         in a big photo keep more pixels. Boxes cut by an inner tile edge are dropped (the overlap
         holds them whole in the neighbouring tile) and duplicates across tiles are suppressed."""
         if grid <= 1:
-            return self.detect(pixels, imgsz=imgsz, conf=conf, rotations=rotations)
+            return self.detect(pixels, imgsz=imgsz, conf=conf, rotations=rotations, proposal_conf=proposal_conf)
         height, width = pixels.shape[:2]
         parts = []
         for top, bottom in _tile_spans(height, grid):
             for left, right in _tile_spans(width, grid):
-                found = self.detect(pixels[top:bottom, left:right], imgsz=imgsz, conf=conf, rotations=rotations)
+                found = self.detect(pixels[top:bottom, left:right], imgsz=imgsz, conf=conf, rotations=rotations,
+                                    proposal_conf=proposal_conf)
                 x0, y0, x1, y1 = found.xyxy.T if len(found) else (np.zeros(0),) * 4
                 margin = 2.0
                 whole = ((left == 0) | (x0 > margin)) & ((top == 0) | (y0 > margin)) \

@@ -57,8 +57,10 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         label_path = labels_dir / f"{image_path.stem}.txt"
         start = time.perf_counter()
         image = decode_image(image_path, max_side=imgsz * tiles)
-        predictions = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz,
-                                            conf=min(conf, MAP_CONF)).scaled(image.to_original)
+        # every reading down to MAP_CONF (for mAP), from the same detector proposals as in use
+        predictions = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=min(conf, MAP_CONF),
+                                            proposal_conf=min(conf, detector.settings.proposal_conf)
+                                            ).scaled(image.to_original)
         kept = predictions.with_confidence_at_least(conf)
         reading = reading_from_detections(kept, image.original_size)
         seconds += time.perf_counter() - start
