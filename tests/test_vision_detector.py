@@ -136,7 +136,7 @@ class TileProbe(CardIndexDetector):
     def __init__(self):
         self.tiles_seen = []
 
-    def detect(self, pixels, imgsz=None, conf=None, rotations=None):
+    def detect(self, pixels, imgsz=None, conf=None, rotations=None, proposal_conf=None):
         height, width = pixels.shape[:2]
         self.tiles_seen.append((width, height))
         return Detections.from_cards([
