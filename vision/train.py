@@ -100,7 +100,7 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
 def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFIER_IMGSZ,
                      batch: int = 128, device: str | None = None, hours: float | None = None,
                      weights: str | None = None, workers: int = 2, cache: bool | str = False,
-                     project: Path = Path("runs"), name: str = "classifier",
+                     project: Path = Path("runs"), name: str = "classifier", resume: bool = False,
                      models_dir: Path = MODELS_DIR) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
@@ -111,6 +111,12 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
     from ultralytics import YOLO
 
     device = _prepare_device(device)
+    if resume:
+        last = project / name / "weights" / "last.pt"
+        if not last.exists():
+            raise FileNotFoundError(f"--resume: no interrupted classifier run at {last}")
+        YOLO(str(last), task="classify").train(resume=True)
+        return run_dir_best(project / name)
     start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
     fine_tuning = start.endswith(".pt")
     if fine_tuning and start_channel_order(start, models_dir) == "bgr":
@@ -236,7 +242,8 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
                         help="cache decoded images (ram needs ~1 GB per 1,000 scenes at 640)")
     parser.add_argument("--scratch", action="store_true", help="start from random weights, not the shipped model")
     parser.add_argument("--weights", default=None, help="start from these detector weights")
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted detector run in runs/detector")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted runs of --part in runs/detector and runs/classifier")
     parser.add_argument("--project", type=Path, default=Path("runs"), help="where ultralytics writes runs (default runs/)")
     parser.add_argument("--models-dir", type=Path, default=MODELS_DIR, help="where to install the weights")
     parser.add_argument("--no-install", action="store_true", help="leave models/ alone")
@@ -261,7 +268,7 @@ def run_train(args: argparse.Namespace) -> int:
         classifier = train_classifier(
             crops, epochs=args.epochs, device=args.device, hours=args.hours,
             weights="yolov8n-cls.yaml" if args.scratch else None, workers=args.workers,
-            project=args.project, models_dir=args.models_dir, batch=max(args.batch, 64),
+            project=args.project, models_dir=args.models_dir, batch=max(args.batch, 64), resume=args.resume,
             cache=False if args.cache == "none" else args.cache)
     channels = None
     if classifier is not None:

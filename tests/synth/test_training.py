@@ -69,3 +69,11 @@ def test_fine_tuning_a_bgr_classifier_trains_on_red_and_blue_swapped_crops(tmp_p
     assert start_channel_order(str(tmp_path / "other.pt"), models) == "rgb", "other weights: ultralytics' RGB"
     (models / "model.json").write_text(json.dumps({"classifier_channels": "rgb"}))
     assert start_channel_order(str(models / CLASSIFIER_FILE), models) == "rgb"
+
+
+def test_resuming_a_classifier_run_that_never_ran_says_so(tmp_path: Path, capsys):
+    (tmp_path / "data" / "crops" / "train").mkdir(parents=True)
+    assert main(["train", str(tmp_path / "data"), "--part", "classifier", "--resume", "--device", "cpu",
+                 "--project", str(tmp_path / "runs"), "--no-install"]) == 2
+    error = capsys.readouterr().err
+    assert "no interrupted classifier run" in error and "Traceback" not in error
