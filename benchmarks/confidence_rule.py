@@ -97,9 +97,15 @@ def main() -> int:
         right, labelled, read = total(setting, everyone)
         print(f"  {setting}  recall {right}/{labelled} = {right / labelled:.4f}  precision {right}/{read} = "
               f"{right / max(read, 1):.4f}")
-    right, labelled, read = total(SHIPPED_BEFORE, everyone)
-    print(f"  detector x classifier from 0.25 {SHIPPED_BEFORE}: recall {right}/{labelled} = {right / labelled:.4f}, "
-          f"precision {right / max(read, 1):.4f}")
+    settings = load_detector().settings
+    in_use = (settings.detector_weight, settings.proposal_conf, settings.conf)
+    for label, setting in (("detector x classifier from 0.25", SHIPPED_BEFORE), ("model.json's rule", in_use)):
+        if setting not in counts:
+            counts[setting] = [(len(read & p["labelled"]), len(p["labelled"]), len(read))
+                               for p in photos for read in [read_cards(p, *setting)]]
+        right, labelled, read = total(setting, everyone)
+        print(f"  {label} {setting}: recall {right}/{labelled} = {right / labelled:.4f}, "
+              f"precision {right}/{read} = {right / max(read, 1):.4f}")
     if len(photos) > 1:
         right = labelled = read = 0
         for left_out in everyone:
