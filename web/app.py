@@ -50,37 +50,29 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
     app.before_request(pin.require_pin_for_changes)
 
-    def wants_json() -> bool:
-        return request.path.startswith("/api/")
+    def error_response(message: str, status: int):
+        """The error as JSON for the API, as the error page otherwise."""
+        if request.path.startswith("/api/"):
+            return jsonify(error=message), status
+        return render_template("error.html", message=message), status
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
-        message = "The form had expired or came from another page; reload the page and try again."
-        if wants_json():
-            return jsonify(error=message), 400
-        return render_template("error.html", message=message), 400
+        return error_response("The form had expired or came from another page; reload the page and try again.", 400)
 
     @app.errorhandler(413)
     def too_large(error: Exception):
         limit = app.config["MAX_CONTENT_LENGTH"] // MEBIBYTE
-        message = f"The upload is larger than {limit} MB; send a smaller photo (a phone photo is 2-6 MB)."
-        if wants_json():
-            return jsonify(error=message), 413
-        return render_template("error.html", message=message), 413
+        return error_response(f"The upload is larger than {limit} MB; send a smaller photo (a phone photo is 2-6 MB).",
+                              413)
 
     @app.errorhandler(404)
     def not_found(error: Exception):
-        message = "There is no such page, game or hand (it may have been deleted)."
-        if wants_json():
-            return jsonify(error=message), 404
-        return render_template("error.html", message=message), 404
+        return error_response("There is no such page, game or hand (it may have been deleted).", 404)
 
     @app.errorhandler(500)
     def server_error(error: Exception):
-        message = "Something went wrong on the server; nothing was changed. Try again."
-        if wants_json():
-            return jsonify(error=message), 500
-        return render_template("error.html", message=message), 500
+        return error_response("Something went wrong on the server; nothing was changed. Try again.", 500)
 
     from .scoring import card_label
     app.add_template_filter(card_label, "card_label")
