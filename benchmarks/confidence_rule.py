@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import Detections, canonical_code, read_yolo_labels  # noqa: E402
-from vision.detector import MAX_DETECTIONS, load_detector  # noqa: E402
+from vision.detector import load_detector  # noqa: E402
 from vision.evaluate import check_eval_folder  # noqa: E402
 from vision.recognise import reading_from_detections  # noqa: E402
 
@@ -41,10 +41,7 @@ def read_folder(folder: Path, imgsz: int) -> list[dict]:
     photos = []
     for path in check_eval_folder(folder):
         image = decode_image(path, max_side=imgsz)
-        result = detector._detector.predict(image.pixels, imgsz=imgsz, conf=min(PROPOSALS), agnostic_nms=True,
-                                            max_det=MAX_DETECTIONS, verbose=False)[0]
-        xyxy = result.boxes.xyxy.cpu().numpy().astype(np.float64)
-        scores = result.boxes.conf.cpu().numpy().astype(np.float64)
+        xyxy, scores = detector.propose_boxes(image.pixels, imgsz, min(PROPOSALS))
         card_ids, probabilities = detector.read_boxes(image.pixels, xyxy)
         labels = read_yolo_labels(folder / "labels" / f"{path.stem}.txt", codes, image.original_size)
         photos.append({"name": path.name, "xyxy": xyxy * image.to_original, "scores": scores,

@@ -258,12 +258,7 @@ class CardIndexDetector:
             proposal_conf = conf
         with self._lock:
             use_all_cores()
-            result = self._detector.predict(pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True,
-                                            max_det=MAX_DETECTIONS, verbose=False)[0]
-            boxes = result.boxes
-            xyxy = boxes.xyxy.cpu().numpy().astype(np.float64)
-            scores = boxes.conf.cpu().numpy().astype(np.float64)
-            classes = boxes.cls.cpu().numpy().astype(np.int64)
+            xyxy, scores, classes = self._propose_boxes(pixels, imgsz, proposal_conf)
             if self._classifier is None:
                 card_ids = np.array([self._detector_card_ids[c] for c in classes], dtype=np.int64)
                 return Detections(xyxy, card_ids, scores)
@@ -274,6 +269,21 @@ class CardIndexDetector:
         keep = ranked_confidence[:, 0] >= conf
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                           card_ids[keep, 1:], ranked_confidence[keep, 1:])
+
+    def propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float) -> tuple[np.ndarray, np.ndarray]:
+        """The detector's own index boxes (N, 4) and confidences (N,), before any classifier: what
+        ``detect`` starts from (``benchmarks/confidence_rule.py`` recombines them with ``read_boxes``)."""
+        with self._lock:
+            use_all_cores()
+            xyxy, scores, _ = self._propose_boxes(pixels, imgsz, proposal_conf)
+        return xyxy, scores
+
+    def _propose_boxes(self, pixels: np.ndarray, imgsz: int,
+                       proposal_conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        boxes = self._detector.predict(pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True,
+                                       max_det=MAX_DETECTIONS, verbose=False)[0].boxes
+        return (boxes.xyxy.cpu().numpy().astype(np.float64), boxes.conf.cpu().numpy().astype(np.float64),
+                boxes.cls.cpu().numpy().astype(np.int64))
 
     def read_boxes(self, pixels: np.ndarray, xyxy: np.ndarray,
                    rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:

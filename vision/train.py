@@ -29,9 +29,10 @@ def _use_all_cores() -> None:
     import torch
     from ultralytics.utils import torch_utils
 
-    threads = os.cpu_count() or 1
-    torch_utils.NUM_THREADS = threads
-    torch.set_num_threads(threads)
+    from vision.detector import use_all_cores
+
+    use_all_cores()
+    torch_utils.NUM_THREADS = torch.get_num_threads()  # ultralytics' trainer sets torch back to this
 
 
 def _no_downloads() -> None:
