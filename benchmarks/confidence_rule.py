@@ -7,7 +7,7 @@ from ``conf``. This script reads every photo of a labelled folder once (detector
 card recall and precision, and the leave-one-photo-out estimate: the settings chosen on all photos
 but one (most right cards minus two per wrong card) read the one left out.
 
-    python3 benchmarks/confidence_rule.py ../shared/datasets/real-val
+    python3 benchmarks/confidence_rule.py datasets/real/real-val
     python3 benchmarks/confidence_rule.py SYNTH_VAL_FOLDER --imgsz 640 --top 5
 
 The folder has images/, labels/ (YOLO) and classes.txt, as for ``ginscore eval``.

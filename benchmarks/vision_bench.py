@@ -4,7 +4,7 @@
                                             [--models DIR] [--threads N]
 
 Prints seconds per photo (decode / detect / cards+hands / engine, and the total) and webcam frames
-per second. The photo is a real-val deal (../shared/datasets/real-val) pasted on a 4032 x 3024
+per second. The photo is a real-val deal (datasets/real/real-val) pasted on a 4032 x 3024
 table, saved as a JPEG like a phone's; without real-val a plain table photo is used. Goals on the
 2-core CI machine: <= 0.5 s per photo, >= 8 webcam frames/s.
 """
@@ -23,7 +23,7 @@ from PIL import Image
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-REAL_VAL = REPO / ".." / "shared" / "datasets" / "real-val"
+REAL_VAL = REPO / "datasets" / "real" / "real-val"
 
 TOP = "As 2s 3s 4s 9h 9d 9c Kd Qd Jd".split()
 BOTTOM = "5h 6h 7h 8h Tc Ts Th 2c 3d 4c".split()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-DEFAULT_PHOTO = REPO.parent / "shared" / "datasets" / "real-val" / "images" / "deal1.jpg"
+DEFAULT_PHOTO = REPO / "datasets" / "real" / "real-val" / "images" / "deal1.jpg"
 HEADERS = {"X-Requested-With": "web_load"}
 
 

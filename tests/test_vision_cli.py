@@ -2,7 +2,7 @@
 
 These run the real YOLO model in models/ (or $GINSCORE_MODELS); they skip only when no detector
 file is there. The floors below are the card-level numbers the shipped model must keep on the
-real photos of ../shared/datasets/real-val (set from measured numbers when the model changes).
+real photos of datasets/real/real-val (set from measured numbers when the model changes).
 """
 import io
 import json
@@ -21,7 +21,7 @@ CARD_PRECISION_FLOOR = 0.98  # measured 1.000
 CLASSIFIER_CROP_FLOOR = 0.94  # measured 0.974 (the classifier alone on the 377 labelled index boxes)
 
 REPO = Path(__file__).resolve().parents[1]
-REAL_VAL = REPO / ".." / "shared" / "datasets" / "real-val"
+REAL_VAL = REPO / "datasets" / "real" / "real-val"
 
 needs_model = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).exists() or (models_dir() / "model.json").exists()),

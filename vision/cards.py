@@ -83,6 +83,7 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
                 card=CARD_CODES[class_id],
                 confidence=card_confidence(same_code.confidence[group]),
                 boxes=tuple(_box(same_code.xyxy[j]) for j in group),
+                runner_ups=_runner_up_codes(same_code[group], class_id),
             )
             for group in groups
         ]
@@ -105,8 +106,87 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
         places = ", ".join(_place(r) for r in same)
         conflicts.append(f"{reading.card} seen in {len(same)} places too far apart to be one card "
                          f"({places}): a second deck or a misread; check this card")
+    cards, corner_conflicts = pair_opposite_corners(cards, unit)
+    conflicts.extend(corner_conflicts)
     cards.sort(key=lambda reading: CARD_CODES.index(reading.card))
     return MergedCards(cards=tuple(cards), conflicts=tuple(conflicts), extra_readings=tuple(extras))
+
+
+# Two single-corner readings are the two index corners of ONE card when they lie a card's diagonal
+# apart: on real-val's photos 3.3 to 5.3 index sizes (median 4.2), with the offset running along both
+# of the card's sides (not along one row of a spread), boxes of about one size, and readings that
+# share the rank or the suit (one corner misread) or name each other as next-best.
+OPPOSITE_CORNER_SPAN = (3.0, 6.0)
+# A card whose two corners read differently is never sure: its confidence is capped below the
+# review page's flag (0.5) so the user settles it.
+DISAGREEING_CORNERS_CONFIDENCE = 0.45
+
+
+def _could_be_opposite_corners(a: CardReading, b: CardReading, unit: float) -> float | None:
+    """How far (in index sizes) two one-box readings lie apart if they can be one card's two corners."""
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.boxes[0], b.boxes[0]
+    size_a, size_b = max(ax1 - ax0, ay1 - ay0), max(bx1 - bx0, by1 - by0)
+    if not 0.67 <= size_a / max(size_b, 1e-6) <= 1.5:
+        return None
+    size = max(unit, (size_a + size_b) / 2)
+    dx = abs((ax0 + ax1) - (bx0 + bx1)) / 2 / size
+    dy = abs((ay0 + ay1) - (by0 + by1)) / 2 / size
+    distance = float(np.hypot(dx, dy))
+    if not OPPOSITE_CORNER_SPAN[0] <= distance <= OPPOSITE_CORNER_SPAN[1]:
+        return None
+    if min(dx, dy) < 0.35 * distance:  # along one side only: neighbours in a row, not a card's diagonal
+        return None
+    related = a.card[0] == b.card[0] or a.card[1] == b.card[1] or b.card in a.runner_ups or a.card in b.runner_ups
+    return distance if related else None
+
+
+def _index_between(a: Box, b: Box, centres: np.ndarray) -> bool:
+    """Whether another index lies on the way from box ``a`` to box ``b``: then they are two cards of a
+    fan or a spread (the cards between show their indices), not the two corners of one card's face."""
+    start = np.array([(a[0] + a[2]) / 2, (a[1] + a[3]) / 2])
+    end = np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
+    size = (max(a[2] - a[0], a[3] - a[1]) + max(b[2] - b[0], b[3] - b[1])) / 2
+    line = end - start
+    t = ((centres - start) @ line) / max(float(line @ line), 1e-9)
+    nearest = start + np.clip(t, 0, 1)[:, None] * line
+    off_line = np.hypot(*(centres - nearest).T)
+    return bool(np.any((t > 0.15) & (t < 0.85) & (off_line < 1.0 * size)))
+
+
+def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[CardReading], list[str]]:
+    """One physical card, one card: two single-corner readings that disagree but sit at one card's two
+    index corners become one card with both boxes, the surer reading's code, a capped confidence and a
+    conflict for the user to settle (``_could_be_opposite_corners`` says when)."""
+    singles = [i for i, card in enumerate(cards) if len(card.boxes) == 1]
+    centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for card in cards for b in card.boxes]).reshape(-1, 2)
+    candidates = []
+    for k, i in enumerate(singles):
+        for j in singles[k + 1:]:
+            distance = _could_be_opposite_corners(cards[i], cards[j], unit)
+            if distance is not None and not _index_between(cards[i].boxes[0], cards[j].boxes[0], centres):
+                candidates.append((abs(distance - 4.2), i, j))
+    used: set[int] = set()
+    merged: dict[int, CardReading] = {}
+    conflicts = []
+    for _, i, j in sorted(candidates):
+        if i in used or j in used:
+            continue
+        used.update((i, j))
+        surer, other = (cards[i], cards[j]) if cards[i].confidence >= cards[j].confidence else (cards[j], cards[i])
+        merged[i] = CardReading(card=surer.card, confidence=min(surer.confidence, DISAGREEING_CORNERS_CONFIDENCE),
+                                boxes=surer.boxes + other.boxes, runner_ups=(other.card,))
+        conflicts.append(f"{surer.card} or {other.card}: the two corners of one card read differently "
+                         f"({_place(surer)}); check this card")
+    return [merged.get(i, card) for i, card in enumerate(cards) if i not in used or i in merged], conflicts
+
+
+def _runner_up_codes(boxes: Detections, own_id: int, floor: float = 0.05) -> tuple[str, ...]:
+    """The other cards the boxes could show with at least ``floor`` confidence, likeliest first."""
+    best: dict[int, float] = {}
+    for card_id, confidence in zip(boxes.runner_up_id.ravel().tolist(), boxes.runner_up_confidence.ravel().tolist()):
+        if card_id != own_id and confidence >= floor:
+            best[card_id] = max(best.get(card_id, 0.0), confidence)
+    return tuple(CARD_CODES[i] for i in sorted(best, key=lambda i: -best[i]))
 
 
 def _best_unread_runner_up(boxes: Detections, read_codes: set[str]) -> tuple[str | None, float]:

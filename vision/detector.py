@@ -158,9 +158,15 @@ def use_all_cores() -> None:
         torch.set_num_threads(cores)
 
 
-def _card_ids_of(names: dict[int, str], model_path: Path) -> list[int]:
+REJECT_CLASS_NAMES = ("none",)   # a classifier class meaning "this crop shows no corner index"
+NOT_A_CARD = -1                  # the card id of that class
+
+
+def _card_ids_of(names: dict[int, str], model_path: Path, allow_reject: bool = False) -> list[int]:
+    """The ``CARD_CODES`` index of each class of a model (``NOT_A_CARD`` for its reject class)."""
     try:
-        return [CARD_CODES.index(canonical_code(names[i])) for i in sorted(names)]
+        return [NOT_A_CARD if allow_reject and names[i] in REJECT_CLASS_NAMES
+                else CARD_CODES.index(canonical_code(names[i])) for i in sorted(names)]
     except ValueError:
         raise ModelError(f"{model_path}: its classes {list(names.values())[:5]}… are not card codes "
                          f"(rank+suit like Ts); it is not a card model") from None
@@ -232,7 +238,8 @@ class CardIndexDetector:
             self._classifier = YOLO(str(settings.classifier), task="classify")
             if self._classifier.task != "classify":
                 raise ModelError(f"{settings.classifier} is a {self._classifier.task} model, not a classifier")
-            self._classifier_card_ids = _card_ids_of(dict(self._classifier.names), settings.classifier)
+            self._classifier_card_ids = _card_ids_of(dict(self._classifier.names), settings.classifier,
+                                                     allow_reject=True)
             self._classifier_imgsz = _trained_imgsz(self._classifier) or DEFAULT_CLASSIFIER_IMGSZ
             self._detector_card_ids: list[int] = []
         else:
@@ -303,9 +310,18 @@ class CardIndexDetector:
         crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
         probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels,
                                        rotations or self.settings.classifier_rotations)
-        ranked = np.argsort(-probabilities, axis=1)[:, :1 + RUNNER_UPS]
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
+        # A classifier with a "not a card" class: a card's probability is what the crop is not
+        # rejected by, so a crop of text or a court picture reads as no card at all.
+        probabilities = probabilities[:, to_card != NOT_A_CARD]
+        to_card = to_card[to_card != NOT_A_CARD]
+        ranked = np.argsort(-probabilities, axis=1)[:, :1 + RUNNER_UPS]
         return to_card[ranked], np.take_along_axis(probabilities, ranked, axis=1)
+
+    @property
+    def rejects(self) -> bool:
+        """Whether the classifier can answer "not a card" (a reject class beside the 52 cards)."""
+        return NOT_A_CARD in self._classifier_card_ids
 
     def detect_tiled(self, pixels: np.ndarray, grid: int, imgsz: int | None = None,
                      conf: float | None = None, rotations: int | None = None,

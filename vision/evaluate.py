@@ -234,3 +234,217 @@ def _agnostic_matches(predicted: Detections, labelled: Detections) -> tuple[int,
 def _ratio(numerator: int, denominator: int) -> float:
     """numerator / denominator, 0 when there is nothing to divide (a photo with nothing read has precision 0)."""
     return round(numerator / denominator, 4) if denominator else 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# The scale curve (``ginscore eval --zoom 2,3 --shrink 0.5,0.33``): the same photos as if taken
+# closer (quadrant crops scaled up) or further away (shrunk onto a plain table).
+
+ZOOM_SIDE = 1200   # a zoomed crop is scaled to this long side, like the 1200 px real-val photos
+
+
+def zoom_variants(pixels: np.ndarray, labels: Detections, zoom: float) -> list[tuple[np.ndarray, Detections]]:
+    """Four crops of ``1/zoom`` of each side, centred on the photo's quadrants, scaled up to ``ZOOM_SIDE``:
+    a phone held ``zoom`` times closer. Only labelled boxes wholly inside a crop are kept."""
+    import cv2
+
+    height, width = pixels.shape[:2]
+    crop_w, crop_h = width / zoom, height / zoom
+    out = []
+    for fx in (0.25, 0.75):
+        for fy in (0.25, 0.75):
+            x0 = int(round(min(max(fx * width - crop_w / 2, 0), width - crop_w)))
+            y0 = int(round(min(max(fy * height - crop_h / 2, 0), height - crop_h)))
+            x1, y1 = x0 + int(round(crop_w)), y0 + int(round(crop_h))
+            factor = ZOOM_SIDE / max(x1 - x0, y1 - y0)
+            crop = cv2.resize(pixels[y0:y1, x0:x1], (int(round((x1 - x0) * factor)), int(round((y1 - y0) * factor))),
+                              interpolation=cv2.INTER_CUBIC)
+            inside = ((labels.xyxy[:, 0] >= x0) & (labels.xyxy[:, 1] >= y0)
+                      & (labels.xyxy[:, 2] <= x1) & (labels.xyxy[:, 3] <= y1))
+            out.append((crop, labels[inside].shifted(-x0, -y0).scaled(factor)))
+    return out
+
+
+def shrink_variant(pixels: np.ndarray, labels: Detections, shrink: float) -> tuple[np.ndarray, Detections]:
+    """The photo shrunk by ``shrink`` in the middle of a plain table of the photo's size (its border
+    colour with a little noise): the whole table seen from further away."""
+    import cv2
+
+    height, width = pixels.shape[:2]
+    border = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+    canvas = np.empty_like(pixels)
+    canvas[:] = np.median(border, axis=0).astype(np.uint8)
+    noise = np.random.default_rng(0).normal(0, 3, canvas.shape)
+    canvas = np.clip(canvas + noise, 0, 255).astype(np.uint8)
+    small_w, small_h = int(round(width * shrink)), int(round(height * shrink))
+    small = cv2.resize(pixels, (small_w, small_h), interpolation=cv2.INTER_AREA)
+    x0, y0 = (width - small_w) // 2, (height - small_h) // 2
+    canvas[y0:y0 + small_h, x0:x0 + small_w] = small
+    return canvas, labels.scaled(shrink).shifted(x0, y0)
+
+
+def evaluate_scale_curve(folder: Path | str, zooms: list[float], shrinks: list[float], *,
+                         detector: CardIndexDetector | None = None, imgsz: int | None = None,
+                         conf: float | None = None) -> list[dict[str, Any]]:
+    """Card recall and precision of the product's reading (``recognise``) on the original photos and on
+    each zoom and shrink variant. A card counts as labelled in a variant when one of its boxes is whole there."""
+    from vision.recognise import recognise
+
+    folder = Path(folder)
+    image_paths = check_eval_folder(folder)
+    class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
+    detector = detector or load_detector()
+    variants: list[tuple[str, float]] = [("original", 1.0)] + [(f"zoom x{z:g}", z) for z in zooms] + \
+        [(f"shrink {s:g}", s) for s in shrinks]
+    rows = []
+    for name, factor in variants:
+        labelled_total = right_total = read_total = 0
+        seconds, images = 0.0, 0
+        for image_path in image_paths:
+            photo = decode_image(image_path)
+            labels = read_yolo_labels(folder / "labels" / f"{image_path.stem}.txt", class_codes, photo.original_size)
+            if name.startswith("zoom"):
+                pieces = zoom_variants(photo.pixels, labels, factor)
+            elif name.startswith("shrink"):
+                pieces = [shrink_variant(photo.pixels, labels, factor)]
+            else:
+                pieces = [(photo.pixels, labels)]
+            for pixels, piece_labels in pieces:
+                start = time.perf_counter()
+                reading = recognise(pixels, detector=detector, imgsz=imgsz, conf=conf).reading
+                seconds += time.perf_counter() - start
+                images += 1
+                labelled, read = set(piece_labels.codes), {card.card for card in reading.cards}
+                labelled_total += len(labelled)
+                read_total += len(read)
+                right_total += len(labelled & read)
+        rows.append({"variant": name, "images": images, "cards_labelled": labelled_total, "cards_read": read_total,
+                     "cards_right": right_total, "recall": _ratio(right_total, labelled_total),
+                     "precision": _ratio(right_total, read_total), "seconds_per_image": round(seconds / max(images, 1), 3)})
+    return rows
+
+
+def format_scale_curve(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{'variant':<14} {'images':>6} {'labelled':>8} {'right':>6} {'read':>5} {'recall':>7} {'precision':>9} {'s/image':>8}"]
+    for r in rows:
+        lines.append(f"{r['variant']:<14} {r['images']:>6} {r['cards_labelled']:>8} {r['cards_right']:>6} {r['cards_read']:>5} "
+                     f"{r['recall']:>7.3f} {r['precision']:>9.3f} {r['seconds_per_image']:>8.3f}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rank-labelled sets (real-clutter: ``labels.csv`` with whole-card boxes and ranks only).
+
+RANK_WORDS = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+              "eight": "8", "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K"}
+
+
+def read_rank_labels(csv_path: Path) -> dict[str, list[tuple[str, tuple[float, float, float, float]]]]:
+    """``labels.csv`` rows by file name: (rank letter, whole-card box)."""
+    import csv
+
+    photos: dict[str, list[tuple[str, tuple[float, float, float, float]]]] = {}
+    with open(csv_path, newline="") as handle:
+        for line_number, row in enumerate(csv.DictReader(handle), 2):
+            try:
+                rank = RANK_WORDS[row["class"].strip().lower()]
+                box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            except (KeyError, ValueError):
+                raise ValueError(f"{csv_path}:{line_number}: expected filename,width,height,class,xmin,ymin,xmax,ymax "
+                                 f"with a rank word as class, got {dict(row)}") from None
+            photos.setdefault(row["filename"], []).append((rank, box))  # type: ignore[arg-type]
+    return photos
+
+
+def is_rank_folder(folder: Path) -> bool:
+    """Whether a folder is rank-labelled (``labels.csv`` beside ``images/``) rather than YOLO-labelled."""
+    return (Path(folder) / "labels.csv").exists() and (Path(folder) / "images").is_dir()
+
+
+def match_rank_readings(cards: list[tuple[str, float, tuple[tuple[float, float, float, float], ...]]],
+                        labelled: list[tuple[str, tuple[float, float, float, float]]]) -> list[bool]:
+    """For each card read (rank, confidence, its index boxes), whether it is right: its rank is that of a
+    labelled card whose whole-card box holds the centre of one of its index boxes (one to one, surest first)."""
+    taken = [False] * len(labelled)
+    right = [False] * len(cards)
+    for i in sorted(range(len(cards)), key=lambda k: -cards[k][1]):
+        rank, _, boxes = cards[i]
+        for j, (label_rank, (x0, y0, x1, y1)) in enumerate(labelled):
+            if taken[j] or label_rank != rank:
+                continue
+            pad = 0.05 * max(x1 - x0, y1 - y0)
+            if any(x0 - pad <= (b[0] + b[2]) / 2 <= x1 + pad and y0 - pad <= (b[1] + b[3]) / 2 <= y1 + pad for b in boxes):
+                taken[j] = right[i] = True
+                break
+    return right
+
+
+def evaluate_rank_folder(folder: Path | str, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
+                         conf: float | None = None, save_annotated: Path | str | None = None,
+                         review_below: float = 0.5) -> dict[str, Any]:
+    """Read every photo of a rank-labelled folder through the product path and measure, per the set's README:
+    rank recall and precision (multisets of ranks), exact photos, false cards per photo; and by position,
+    how many wrong cards the review page would flag (confidence below ``review_below``) and how many right ones."""
+    from vision.recognise import recognise
+
+    folder = Path(folder)
+    labels = read_rank_labels(folder / "labels.csv")
+    detector = detector or load_detector()
+    photos = []
+    seconds = 0.0
+    for name in sorted(labels):
+        path = folder / "images" / name
+        start = time.perf_counter()
+        recognition = recognise(path, detector=detector, imgsz=imgsz, conf=conf, name=name)
+        seconds += time.perf_counter() - start
+        reading = recognition.reading
+        labelled = Counter(rank for rank, _ in labels[name])
+        read = Counter(card.card[0] for card in reading.cards)
+        right_multiset = sum((labelled & read).values())
+        placed = match_rank_readings([(c.card[0], c.confidence, c.boxes) for c in reading.cards], labels[name])
+        photos.append({
+            "image": name, "cards_labelled": sum(labelled.values()), "cards_read": sum(read.values()),
+            "cards_right": right_multiset, "false_cards": sum(read.values()) - right_multiset,
+            "exact": labelled == read,
+            "read": [f"{c.card}:{c.confidence:.2f}" for c in reading.cards],
+            "labelled": sorted(labelled.elements()),
+            "wrong_confidences": [round(c.confidence, 4) for c, ok in zip(reading.cards, placed) if not ok],
+            "right_confidences": [round(c.confidence, 4) for c, ok in zip(reading.cards, placed) if ok],
+        })
+        if save_annotated:
+            from vision.annotate import save_annotated as save
+
+            save(Path(save_annotated) / f"{Path(name).stem}.jpg", recognition.image.pixels, reading,
+                 recognition.image.to_original)
+    n_labelled = sum(p["cards_labelled"] for p in photos)
+    n_read = sum(p["cards_read"] for p in photos)
+    n_right = sum(p["cards_right"] for p in photos)
+    wrong = [c for p in photos for c in p["wrong_confidences"]]
+    right = [c for p in photos for c in p["right_confidences"]]
+    return {
+        "folder": str(folder), "n_photos": len(photos), "photos": photos,
+        "rank_recall": _ratio(n_right, n_labelled), "rank_precision": _ratio(n_right, n_read),
+        "photos_exact": sum(p["exact"] for p in photos), "false_cards": n_read - n_right,
+        "false_cards_per_photo": round((n_read - n_right) / max(len(photos), 1), 3),
+        "review_below": review_below,
+        "wrong_cards_flagged": sum(c < review_below for c in wrong), "wrong_cards": len(wrong),
+        "right_cards_flagged": sum(c < review_below for c in right), "right_cards": len(right),
+        "seconds_per_photo": round(seconds / max(len(photos), 1), 3),
+    }
+
+
+def format_rank_report(result: dict[str, Any]) -> str:
+    lines = [f"{'photo':<24} {'labelled':>8} {'read':>5} {'right':>5} {'false':>5}  exact  read"]
+    for p in result["photos"]:
+        if not p["exact"]:
+            lines.append(f"{p['image']:<24} {p['cards_labelled']:>8} {p['cards_read']:>5} {p['cards_right']:>5} "
+                         f"{p['false_cards']:>5}  {'yes' if p['exact'] else 'no ':<5}  {' '.join(p['read'])} "
+                         f"(labelled {' '.join(p['labelled'])})")
+    lines.append(f"(only photos not read exactly are listed)")
+    lines.append(f"total: rank recall {result['rank_recall']:.3f}, rank precision {result['rank_precision']:.3f}, "
+                 f"photos exact {result['photos_exact']}/{result['n_photos']}, false cards {result['false_cards']} "
+                 f"({result['false_cards_per_photo']:.2f} per photo), {result['seconds_per_photo']} s/photo")
+    lines.append(f"review flags (confidence < {result['review_below']}): wrong cards flagged "
+                 f"{result['wrong_cards_flagged']}/{result['wrong_cards']}, right cards flagged "
+                 f"{result['right_cards_flagged']}/{result['right_cards']}")
+    return "\n".join(lines)

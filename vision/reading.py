@@ -19,6 +19,7 @@ class CardReading:
     card: str                # canonical code, e.g. "Ts"
     confidence: float        # 0..1
     boxes: tuple[Box, ...]   # the corner indices that showed this card
+    runner_ups: tuple[str, ...] = ()   # the next-likeliest cards its corners could show, likeliest first
 
     def to_json(self) -> dict:
         """``{"card", "confidence", "boxes"}`` with plain lists and rounded numbers."""

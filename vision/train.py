@@ -122,6 +122,8 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
     fine_tuning = start.endswith(".pt")
     if fine_tuning and start_channel_order(start, models_dir) == "bgr":
         crops_dir = crops_with_red_and_blue_swapped(crops_dir, project / f"{name}-crops-bgr")
+    if fine_tuning:
+        start = str(with_classes_of(start, crops_dir / "train", project / f"{name}-start.pt"))
     model = YOLO(start, task="classify")
     args = dict(data=str(crops_dir), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
                 workers=workers, cache=cache, project=str(project.resolve()), name=name, exist_ok=True,
@@ -134,6 +136,40 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
         args["time"] = hours
     model.train(**args)
     return run_dir_best(project / name)
+
+
+def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
+    """The start classifier, grown to the classes of a crops folder when that adds classes (the
+    "not a card" class ``none`` beside the 52 cards): the rows it knows keep their weights, so
+    fine-tuning does not start from a new random head. Returns ``start`` itself when nothing is new."""
+    import torch
+    from ultralytics import YOLO
+
+    wanted = sorted(p.name for p in train_dir.iterdir() if p.is_dir())
+    model = YOLO(start, task="classify")
+    names = [model.names[i] for i in sorted(model.names)]
+    if names == wanted:
+        return Path(start)
+    missing = [n for n in names if n not in wanted]
+    if missing:
+        raise ValueError(f"{train_dir} has no crops of {missing[:5]}; make the dataset with 'ginscore synth --crops'")
+    network = model.model
+    head = network.model[-1].linear
+    grown = torch.nn.Linear(head.in_features, len(wanted)).to(head.weight.dtype)
+    with torch.no_grad():
+        grown.weight.normal_(0, float(head.weight.std()) * 0.5)
+        grown.bias.fill_(float(head.bias.mean()) - 2.0)   # a new class starts unlikely
+        for row, name in enumerate(wanted):
+            if name in names:
+                grown.weight[row] = head.weight[names.index(name)]
+                grown.bias[row] = head.bias[names.index(name)]
+    network.model[-1].linear = grown
+    network.names = dict(enumerate(wanted))
+    network.yaml["nc"] = len(wanted)
+    network.nc = len(wanted)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(out))
+    return out
 
 
 def start_channel_order(start: str, models_dir: Path = MODELS_DIR) -> str:

@@ -11,7 +11,7 @@ import pytest
 from web import create_app
 
 REPO = Path(__file__).resolve().parents[2]
-REAL_VAL = REPO.parent / "shared" / "datasets" / "real-val"
+REAL_VAL = REPO / "datasets" / "real" / "real-val"
 
 # A gin hand for Ann (knocker) against Bob: Ann melds everything, Bob has 55 deadwood.
 ANN_GIN = "As 2s 3s 4s 5h 5d 5c 9h 9d 9c"

@@ -18,6 +18,11 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
     parser.add_argument("--crops", action="store_true",
                         help="also write index crops per card code for the card classifier")
+    parser.add_argument("--mine", type=int, default=0, metavar="N",
+                        help="with --crops: then run the shipped detector over the first N scenes and add its "
+                             "proposals as crops (those on no index to the 'none' class: hard negatives)")
+    parser.add_argument("--mine-only", action="store_true",
+                        help="mine an existing dataset of the same --out/--count/--seed without rendering it again")
     parser.add_argument("--preview", type=Path, metavar="PNG",
                         help="write a contact sheet of the first scenes with boxes and codes, then stop")
     parser.add_argument("--preview-count", type=int, default=16)
@@ -39,10 +44,20 @@ def run_synth(args: argparse.Namespace) -> int:
         path = draw_preview(config, min(args.preview_count, args.count), args.preview)
         print(f"preview written to {path}")
         return 0
-    start = time.perf_counter()
-    stats = generate(config)
-    seconds = time.perf_counter() - start
-    print(f"{stats['scenes']} scenes ({stats['train']} train, {stats['val']} val), "
-          f"{stats['boxes']} index boxes, {stats['hidden']} hidden indices dropped, "
-          f"{seconds:.1f} s = {stats['scenes'] / seconds:.1f} scenes/s -> {args.out / 'data.yaml'}")
+    if args.mine and not args.crops:
+        raise ValueError("--mine writes classifier crops; add --crops")
+    if not args.mine_only:
+        start = time.perf_counter()
+        stats = generate(config)
+        seconds = time.perf_counter() - start
+        print(f"{stats['scenes']} scenes ({stats['train']} train, {stats['val']} val), "
+              f"{stats['boxes']} index boxes, {stats['hidden']} hidden indices dropped, "
+              f"{seconds:.1f} s = {stats['scenes'] / seconds:.1f} scenes/s -> {args.out / 'data.yaml'}")
+    if args.mine:
+        from vision.synth.mining import mine_scenes
+
+        start = time.perf_counter()
+        mined = mine_scenes(config, args.mine)
+        print(f"mined {mined['scenes']} scenes in {time.perf_counter() - start:.1f} s: {mined['negatives']} "
+              f"'none' crops, {mined['positives']} card crops as the detector frames them")
     return 0

@@ -6,6 +6,7 @@ Layout of ``out``::
     images/val/*.jpg    labels/val/*.txt       scenes drawn with held-out decks only
     data.yaml                                  names: the 52 card codes in canonical order
     crops/train/<code>/*.jpg, crops/val/...    (--crops) index crops for the card classifier
+    crops/train/none/*.jpg, crops/val/none/    (--crops) "not a card" crops: clutter, card pictures, table
 
 Scene i of a run depends only on (seed, i), so a dataset is the same bytes for the same seed,
 whatever the number of worker processes.
@@ -27,6 +28,8 @@ from vision.crops import crop_index
 from vision.synth.scene import CODE_TO_CLASS, Scene, render_scene
 
 VAL_FRACTION = 0.1
+REJECT_CLASS = "none"        # the classifier's answer for a crop that shows no corner index
+NEGATIVE_CROPS_PER_SCENE = 4
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class SynthConfig:
     seed: int = 0
     crops: bool = False
     crops_per_scene: int = 12
+    negative_crops_per_scene: int = NEGATIVE_CROPS_PER_SCENE
     workers: int = 0                     # 0: all cores
     datasets_root: Path | None = None    # where decks/, backs/, surfaces/ live
 
@@ -119,6 +123,12 @@ def _write_scene(index: int) -> tuple[str, int, int]:
             crop = crop_index(scene.image, box)
             folder = config.out / "crops" / split / label.code
             cv2.imwrite(str(folder / f"{name}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    if config.crops:
+        rng = np.random.default_rng([config.seed, index, 2])
+        folder = config.out / "crops" / split / REJECT_CLASS
+        for k in rng.permutation(len(scene.negatives))[:config.negative_crops_per_scene]:
+            crop = crop_index(scene.image, scene.negatives[k])
+            cv2.imwrite(str(folder / f"{name}_n{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return split, len(scene.labels), len(scene.hidden)
 
 
@@ -138,7 +148,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
         if config.crops:
-            for code in CARD_CODES:
+            for code in (*CARD_CODES, REJECT_CLASS):
                 (out / "crops" / split / code).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = config.workers or os.cpu_count() or 1
@@ -182,6 +192,9 @@ def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) 
             cv2.rectangle(img, (x0, y0), (x1, y1), (0, 255, 0), 1)
             cv2.putText(img, label.code, (x0, max(10, y0 - 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
                         (0, 0, 255), 1, cv2.LINE_AA)
+        for box in scene.negatives:  # "not a card" examples in magenta
+            x0, y0, x1, y1 = (int(round(v)) for v in box)
+            cv2.rectangle(img, (x0, y0), (x1, y1), (255, 0, 255), 1)
         h, w = img.shape[:2]
         s = tile / max(h, w)
         img = cv2.resize(img, (int(w * s), int(h * s)))

@@ -13,11 +13,16 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.synth.camera import Camera, project
+from vision.synth.clutter import PIXELS_PER_CARD, ClutterSheet, random_clutter
 from vision.synth.layouts import Placement, random_layout
 from vision.synth.surfaces import random_surface
 
 HIDDEN_INDEX_LIMIT = 0.35   # an index more than 35 % covered (or cut off) is not labelled
 MIN_BOX_PIXELS = 5          # boxes smaller than this (either side) are not labelled
+CLOSE_UP_SHARE = 0.12       # scenes shot close: cards 0.5 to 1.5 times the image's long side
+FAR_SHARE = 0.08            # scenes shot from far: cards 0.045 to 0.1 times the long side
+CLUTTER_SHARE = 0.5         # scenes with text, a score pad, patterned cloth or objects on the table
+NEGATIVES_PER_SCENE = 8     # "not a card" boxes sampled per scene (clutter, card pictures, table)
 CODE_TO_CLASS = {code: i for i, code in enumerate(CARD_CODES)}
 
 
@@ -35,6 +40,11 @@ class Scene:
     layout: str = ""
     deck_id: str = ""
     hidden: list[str] = field(default_factory=list)   # codes of indices dropped as unreadable
+    # every index region of a drawn card (labelled or hidden), x0 y0 x1 y1: never a negative example
+    index_regions: list[tuple[float, float, float, float]] = field(default_factory=list)
+    # boxes that are surely not an index (clutter, card pictures and pips, the table): "not a card" crops
+    negatives: list[tuple[float, float, float, float]] = field(default_factory=list)
+    clutter: list[str] = field(default_factory=list)  # kinds of clutter items drawn
 
 
 def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
@@ -45,11 +55,17 @@ def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
     # a training image is then like a 640 px window of such a photo, and may cut the layout.
     fit = 0.92 * min(w, h) / (2 * layout_radius + 1.0)
     card_pixels = float(np.exp(rng.uniform(np.log(0.1 * max(w, h)), np.log(0.5 * max(w, h)))))
-    if rng.random() < 0.35:
-        card_pixels = min(card_pixels, fit)
+    distance_kind = rng.random()
+    if distance_kind < CLOSE_UP_SHARE:
+        # any distance: a close-up of one spread up to a single card filling the frame
+        card_pixels = float(np.exp(rng.uniform(np.log(0.5 * max(w, h)), np.log(1.5 * max(w, h)))))
+    elif distance_kind < CLOSE_UP_SHARE + FAR_SHARE:
+        # the whole table from a chair: indices down to about 8 pixels
+        card_pixels = float(np.exp(rng.uniform(np.log(0.045 * max(w, h)), np.log(0.1 * max(w, h)))))
+    elif rng.random() < 0.35:
+        card_pixels = max(min(card_pixels, fit), 0.08 * max(w, h))
     elif rng.random() < 0.7:
-        card_pixels = min(card_pixels, 1.6 * fit)
-    card_pixels = max(card_pixels, 0.08 * max(w, h))
+        card_pixels = max(min(card_pixels, 1.6 * fit), 0.08 * max(w, h))
     return Camera(tilt=tilt, yaw=float(rng.uniform(0, 360)), roll=float(rng.normal(0, 3)),
                   card_pixels=card_pixels, image_size=image_size,
                   shift=(float(rng.normal(0, 0.06 * w)), float(rng.normal(0, 0.06 * h))),
@@ -225,14 +241,65 @@ def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray
     return cv2.imdecode(enc, cv2.IMREAD_COLOR)
 
 
+def _sheet_to_table(sheet: ClutterSheet) -> np.ndarray:
+    """Affine 3x3 from a clutter sheet's pixels to table coordinates."""
+    fh, fw = sheet.rgba.shape[:2]
+    s = 1.0 / PIXELS_PER_CARD
+    a = math.radians(sheet.angle)
+    c, si = math.cos(a), math.sin(a)
+    centre = np.array([[1, 0, -fw / 2], [0, 1, -fh / 2], [0, 0, 1]], dtype=np.float64)
+    rot = np.array([[c, -si, 0], [si, c, 0], [0, 0, 1]], dtype=np.float64)
+    move = np.array([[1, 0, sheet.x], [0, 1, sheet.y], [0, 0, 1]], dtype=np.float64)
+    return move @ rot @ np.diag([s, s, 1.0]) @ centre
+
+
+CLUTTER_OWNER = -3   # owner map value of clutter pixels
+
+
+def _box_of(points: np.ndarray) -> tuple[float, float, float, float]:
+    return (float(points[:, 0].min()), float(points[:, 1].min()), float(points[:, 0].max()), float(points[:, 1].max()))
+
+
+def _sample_negatives(rng: np.random.Generator, scene: "Scene", owner: np.ndarray, sources: list[tuple[np.ndarray, tuple[int, int], float]],
+                      index_side: float, count: int) -> None:
+    """Boxes of about an index's size inside clutter items, card pictures and pips, or anywhere, that
+    overlap no index region: what the classifier must answer "not a card" to."""
+    H, W = owner.shape
+    regions = np.array(scene.index_regions, dtype=np.float64).reshape(-1, 4)
+    tries = 0
+    while len(scene.negatives) < count and tries < count * 6:
+        tries += 1
+        side = index_side * float(np.exp(rng.uniform(np.log(0.6), np.log(2.2))))
+        aspect = float(np.exp(rng.normal(np.log(0.6), 0.35)))
+        bw, bh = (side * aspect, side) if rng.random() < 0.7 else (side, side * aspect)
+        if sources and rng.random() < 0.85:
+            h, (fw, fh), inset = sources[rng.integers(len(sources))]
+            point = project(h, np.array([[rng.uniform(inset, 1 - inset) * fw, rng.uniform(inset, 1 - inset) * fh]]))[0]
+        else:
+            point = np.array([rng.uniform(0, W), rng.uniform(0, H)])
+        box = (point[0] - bw / 2, point[1] - bh / 2, point[0] + bw / 2, point[1] + bh / 2)
+        if box[0] < 0 or box[1] < 0 or box[2] > W or box[3] > H or min(bw, bh) < MIN_BOX_PIXELS:
+            continue
+        if len(regions):
+            ix = np.clip(np.minimum(box[2], regions[:, 2]) - np.maximum(box[0], regions[:, 0]), 0, None)
+            iy = np.clip(np.minimum(box[3], regions[:, 3]) - np.maximum(box[1], regions[:, 1]), 0, None)
+            inter = ix * iy
+            areas = (regions[:, 2] - regions[:, 0]) * (regions[:, 3] - regions[:, 1])
+            if np.any(inter > 0.1 * np.minimum(areas, bw * bh)):
+                continue
+        scene.negatives.append(tuple(float(v) for v in box))
+
+
 def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
                  surface_photos: list[np.ndarray], image_size: tuple[int, int],
                  placements: list[Placement] | None = None, camera: Camera | None = None,
-                 effects: bool = True) -> Scene:
+                 effects: bool = True, clutter: float | None = None) -> Scene:
     """One scene with cards of ``deck`` (a vision.synth.decks.Deck).
 
     Random unless ``placements`` (and ``camera``) are given; ``effects=False`` leaves out
-    occluders, light, lens and sensor effects (for tests that compare pixels).
+    occluders, light, lens and sensor effects (for tests that compare pixels). ``clutter``: how much
+    clutter (``vision.synth.clutter``) lies on the table, 0 for none; by default, random in a
+    ``CLUTTER_SHARE`` of the scenes with effects.
     """
     W, H = image_size
     if placements is None:
@@ -261,6 +328,15 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=floor)
     owner = np.full((H, W), -1, np.int32)
 
+    if clutter is None:
+        clutter = float(rng.uniform(0.5, 2.0)) if effects and rng.random() < CLUTTER_SHARE else 0.0
+    sheets = random_clutter(rng, (float(centre[0]), float(centre[1])), radius, clutter) if clutter > 0 else []
+    negative_sources: list[tuple[np.ndarray, tuple[int, int], float]] = []
+    for sheet in (s for s in sheets if not s.over_cards):
+        h = hcam @ _sheet_to_table(sheet)
+        if _warp_into(canvas, owner, sheet.rgba, h, CLUTTER_OWNER, None) is not None:
+            negative_sources.append((h, (sheet.rgba.shape[1], sheet.rgba.shape[0]), 0.03))
+
     back = backs[rng.integers(len(backs))] if backs else None
     light_dir = rng.uniform(0, 2 * np.pi)
     shadow_len = rng.uniform(0, 0.04) * cam.card_pixels
@@ -275,6 +351,11 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         if _warp_into(canvas, owner, rgba, h, i, shadow) is not None and p.code is not None:
             drawn.append((i, p, h))
 
+    for sheet in (s for s in sheets if s.over_cards):
+        h = hcam @ _sheet_to_table(sheet)
+        shadow = (shadow_len * math.cos(light_dir), shadow_len * math.sin(light_dir), shadow_strength)
+        _warp_into(canvas, owner, sheet.rgba, h, CLUTTER_OWNER, shadow)
+
     if effects:  # fingers holding a card, now and then a cup or a phone
         if drawn and rng.random() < 0.25:
             i, p, h = drawn[rng.integers(len(drawn))]
@@ -284,11 +365,17 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         elif rng.random() < 0.1:
             _draw_occluders(rng, canvas, owner, cam.card_pixels, None)
 
-    scene = Scene(image=canvas, layout=layout, deck_id=getattr(deck, "deck_id", ""))
+    scene = Scene(image=canvas, layout=layout, deck_id=getattr(deck, "deck_id", ""),
+                  clutter=[sheet.kind for sheet in sheets])
+    index_sides: list[float] = []
     for i, p, h in drawn:
+        fh, fw = deck.faces[p.code].shape[:2]
+        negative_sources.append((h, (fw, fh), 0.22))   # a card's middle: court pictures and pips
         for box in deck.index_boxes[p.code]:
             x0, y0, x1, y1 = box
             poly = project(h, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
+            scene.index_regions.append(_box_of(poly))
+            index_sides.append(float(max(np.ptp(poly[:, 0]), np.ptp(poly[:, 1]))))
             visible = _visible_fraction(owner, poly, i)
             bx0, by0 = np.clip(poly.min(axis=0), 0, [W, H])
             bx1, by1 = np.clip(poly.max(axis=0), 0, [W, H])
@@ -297,4 +384,8 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
             else:
                 scene.hidden.append(p.code)
     scene.image = _light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
+    if effects:
+        index_side = float(np.median(index_sides)) if index_sides else 0.2 * cam.card_pixels
+        _sample_negatives(np.random.default_rng(rng.integers(2 ** 63)), scene, owner, negative_sources,
+                          index_side, NEGATIVES_PER_SCENE)
     return scene

@@ -1,0 +1,74 @@
+"""Hard negatives mined by the detector itself: run it over synthetic scenes and keep what it proposes.
+
+A proposal that overlaps no corner index of the scene (labelled or hidden) is what the reader would
+have read as a card although there is none: text, a score pad, a court picture, a pip, a cloth
+pattern. Its crop goes to the classifier's "not a card" class. A proposal on a labelled index is a
+crop exactly as the detector frames it in use, and goes to that card's class.
+
+The scene's index regions come from rendering it again (a scene depends only on the dataset's seed
+and its number), so no extra file is needed beside the images.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import crop_index
+from vision.detections import box_iou
+from vision.synth.dataset import REJECT_CLASS, SynthConfig, load_synth_assets, make_scene, scene_split
+
+MINING_IMGSZ = 640
+MINING_CONF = 0.05
+MAX_NEGATIVES_PER_SCENE = 6
+MAX_POSITIVES_PER_SCENE = 4
+
+
+def _overlaps(box: np.ndarray, regions: np.ndarray, fraction: float) -> bool:
+    if not len(regions):
+        return False
+    ix = np.clip(np.minimum(box[2], regions[:, 2]) - np.maximum(box[0], regions[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], regions[:, 3]) - np.maximum(box[1], regions[:, 1]), 0, None)
+    areas = np.minimum((regions[:, 2] - regions[:, 0]) * (regions[:, 3] - regions[:, 1]),
+                       (box[2] - box[0]) * (box[3] - box[1]))
+    return bool(np.any(ix * iy > fraction * np.maximum(areas, 1e-6)))
+
+
+def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool = True) -> dict[str, int]:
+    """Run the detector over the first ``count`` scenes of the dataset in ``config.out`` and write
+    mined crops into ``crops/<split>/none`` and ``crops/<split>/<code>``; returns counts."""
+    from vision.detector import load_detector
+
+    detector = detector or load_detector()
+    assets = load_synth_assets(config.datasets_root)
+    stats = {"scenes": 0, "negatives": 0, "positives": 0}
+    indices = range(min(count, config.count))
+    if progress:
+        from tqdm import tqdm
+        indices = tqdm(indices, desc="mine", unit="scene")
+    for index in indices:
+        split = scene_split(config, index)
+        name = f"scene_{config.seed}_{index:07d}"
+        image = cv2.imread(str(config.out / "images" / split / f"{name}.jpg"))
+        if image is None:
+            continue
+        _, scene = make_scene(config, assets, index)
+        xyxy, _ = detector.propose_boxes(image, MINING_IMGSZ, MINING_CONF)
+        regions = np.array(scene.index_regions, dtype=np.float64).reshape(-1, 4)
+        labels = np.array([label.box for label in scene.labels], dtype=np.float64).reshape(-1, 4)
+        ious = box_iou(xyxy, labels) if len(labels) else np.zeros((len(xyxy), 0))
+        negatives = positives = 0
+        for k, box in enumerate(xyxy):
+            if not _overlaps(box, regions, 0.1) and negatives < MAX_NEGATIVES_PER_SCENE:
+                folder, negatives = config.out / "crops" / split / REJECT_CLASS, negatives + 1
+            elif ious.shape[1] and ious[k].max() >= 0.6 and positives < MAX_POSITIVES_PER_SCENE:
+                folder, positives = config.out / "crops" / split / scene.labels[int(ious[k].argmax())].code, positives + 1
+            else:
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(folder / f"{name}_m{k}.jpg"), crop_index(image, tuple(box)), [cv2.IMWRITE_JPEG_QUALITY, 95])
+        stats["scenes"] += 1
+        stats["negatives"] += negatives
+        stats["positives"] += positives
+    return stats
