@@ -45,6 +45,28 @@ def client(app):
     return app.test_client()
 
 
+class FakeClock:
+    """A monotonic clock that moves only when told (for the PIN throttle)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def fake_pin_clock(app) -> FakeClock:
+    """Give the app's PIN throttle a clock the test moves."""
+    clock = FakeClock()
+    throttle = app.extensions["pin_throttle"]
+    throttle.clock = clock
+    throttle._table_updated = clock()
+    return clock
+
+
 def new_game(client, player0="Ann", player1="Bob", **fields) -> int:
     data = {"player0": player0, "player1": player1, "preset": "standard", "target": "100", **fields}
     response = client.post("/games/new", data=data)

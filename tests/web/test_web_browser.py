@@ -6,15 +6,11 @@ and is restarted once to check that nothing is lost.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES, REPO, needs_model, real_val_crop
+from conftest import ANN_GIN, BOB_LOSES, needs_model, real_val_crop
+from servers import Server
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
@@ -22,46 +18,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
                                  "(apt-get install chromium; .ci/install does it)")]
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(os.environ.get("GINSCORE_SCREENSHOTS", "")) if os.environ.get("GINSCORE_SCREENSHOTS") else None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    """`ginscore serve` in a subprocess."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.port = free_port()
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from web.cli import main; sys.exit(main())", "serve",
-             "--db", str(self.db), "--port", str(self.port)],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=2)
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError("ginscore serve exited: " + self.process.stdout.read())
-                time.sleep(0.2)
-        raise RuntimeError("ginscore serve did not answer in 60 s")
-
-    def stop(self) -> str:
-        self.process.terminate()
-        output, _ = self.process.communicate(timeout=20)
-        return output
 
 
 @pytest.fixture(scope="module")
