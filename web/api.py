@@ -63,6 +63,11 @@ def create_game():
     rules = body.get("rules") or {}
     if not isinstance(rules, dict):
         return api_error("\"rules\" must be an object of rule options.")
+    known = {option["name"] for option in scoring.Rules.options()} - {"target"}
+    unknown = sorted(map(str, set(rules) - known))
+    if unknown:
+        return api_error(f"Unknown rule option(s): {', '.join(unknown)}. The options are: {', '.join(sorted(known))} "
+                         "(the target is \"target\" outside \"rules\").")
     try:
         parsed_players, rules_json, target = parse_new_game_form(scoring.FormView(form, rules))
     except ValueError as error:
@@ -99,7 +104,7 @@ def photo(game_id: int):
 def add_hand(game_id: int):
     """Body: {"knocker": 0|1, "cards": [[...], [...]], "upcard": null, "photo_id": null}
     or {"knocker": 0|1, "deadwood": [n, m], "gin": false} or {"void": true}; optional "replace": n."""
-    from .hands import get_pending_photo, save_hand
+    from .hands import SAVE_TOKEN_PATTERN, get_pending_photo, save_hand
     game = game_or_404(game_id)
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
@@ -107,8 +112,11 @@ def add_hand(game_id: int):
     rules = scoring.rules_from_json(game["rules_json"])
     players = (game["player0"], game["player1"])
     replace = body.get("replace")
-    if replace is not None and (not isinstance(replace, int) or not 1 <= replace <= len(store.get_hands(game_id))):
+    if replace is not None and (type(replace) is not int or not 1 <= replace <= len(store.get_hands(game_id))):
         return api_error(f"There is no hand {replace!r} to replace.", 404)
+    save_token = body.get("save_token")
+    if save_token is not None and not (isinstance(save_token, str) and SAVE_TOKEN_PATTERN.fullmatch(save_token)):
+        return api_error("\"save_token\" must be 16 to 64 letters, digits, - or _ (one new token per hand).")
     photo = None
     try:
         if body.get("void"):
@@ -126,14 +134,17 @@ def add_hand(game_id: int):
                 return api_error("\"cards\" must be a list of two hands (lists of card codes like \"Ts\").")
             texts = tuple(" ".join(map(str, hand)) if isinstance(hand, list) else str(hand) for hand in cards)
             if body.get("photo_id") is not None:
-                photo = get_pending_photo(game_id, int(body["photo_id"]))
+                photo_id = body["photo_id"]
+                if type(photo_id) is not int:
+                    return api_error("\"photo_id\" must be the number the photo upload answered.")
+                photo = get_pending_photo(game_id, photo_id)
             entry = scoring.showdown_entry(texts, str(body.get("knocker", "")), str(body.get("upcard") or ""),
                                            rules, players, source="photo" if photo is not None else "api")
         result = scoring.score_entry(entry, rules, players)
     except ValueError as error:
         return api_error(str(error))
     try:
-        save_hand(game, entry, replace, photo)
+        save_hand(game, entry, replace, photo, save_token)
     except ValueError as error:
         return api_error(str(error), 409)
     return jsonify(hand=result.to_dict(), sheet=sheet_json(store.get_game(game_id))), 201

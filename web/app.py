@@ -10,8 +10,27 @@ import secrets
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
 
 MEBIBYTE = 1024 * 1024
+
+# A sentence for people for each HTTP error that has no handler of its own (never Werkzeug's text).
+HTTP_MESSAGES = {
+    400: "The request was not understood; go back, reload the page and try again.",
+    403: "That is not allowed here.",
+    405: "This address cannot be used that way; go back and use the page's buttons.",
+    409: "That changed meanwhile (another device was quicker); reload the page to see the sheet as it is.",
+    429: "Too many tries; wait a minute and try again.",
+    503: "The server is busy; try again in a moment.",
+}
+DEFAULT_MESSAGE = "That did not work; go back, reload the page and try again."
+
+
+def error_response(message: str, status: int):
+    """The error as JSON for the API, as the error page otherwise."""
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), status
+    return render_template("error.html", message=message), status
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -26,7 +45,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         CAMERA_SOURCE=None,                   # device index, stream URL or video file
         MODEL_PATH=None,                      # detector weights; None = the shipped model
         LAN_URL=None,                         # shown with a QR code when serving on the LAN
-        WTF_CSRF_TIME_LIMIT=None,             # a sheet stays open on a phone for hours
+        ALLOWED_HOSTS=(),                     # Host names answered besides localhost and 127.0.0.1
+        PHOTO_LONGEST_SIDE=2048,              # uploads are stored as one JPEG at most this big
+        PHOTO_DECODE_SLOTS=2,                 # photos decoded at the same time (memory bound)
+        UNCONFIRMED_PHOTO_HOURS=24,           # uploads never saved as a hand are deleted after this
+        WTF_CSRF_TIME_LIMIT=12 * 3600,        # form tokens last a long evening at the table
+        SESSION_COOKIE_SAMESITE="Lax",
     )
     if test_config is not None:
         app.config.update(test_config)
@@ -36,6 +60,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import db
     db.init_app(app)
+
+    import threading
+
+    from .pin_throttle import PinThrottle
+    app.extensions["pin_throttle"] = PinThrottle()
+    app.extensions["photo_decode_slots"] = threading.BoundedSemaphore(app.config["PHOTO_DECODE_SLOTS"])
 
     from flask_wtf.csrf import CSRFError, CSRFProtect
     csrf = CSRFProtect(app)
@@ -48,13 +78,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(camera.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
+    from .http_safety import add_security_headers, check_host
+    app.before_request(check_host)
     app.before_request(pin.require_pin_for_changes)
-
-    def error_response(message: str, status: int):
-        """The error as JSON for the API, as the error page otherwise."""
-        if request.path.startswith("/api/"):
-            return jsonify(error=message), status
-        return render_template("error.html", message=message), status
+    app.after_request(add_security_headers)
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
@@ -70,6 +97,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     def not_found(error: Exception):
         return error_response("There is no such page, game or hand (it may have been deleted).", 404)
 
+    @app.errorhandler(HTTPException)
+    def other_http_error(error: HTTPException):
+        status = error.code or 500
+        return error_response(HTTP_MESSAGES.get(status, DEFAULT_MESSAGE), status)
+
     @app.errorhandler(500)
     def server_error(error: Exception):
         return error_response("Something went wrong on the server; nothing was changed. Try again.", 500)
@@ -79,8 +111,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.context_processor
     def page_globals() -> dict[str, Any]:
-        return {"lan_url": app.config.get("LAN_URL"), "pin_required": bool(app.config.get("PIN"))}
+        return {"lan_url": app.config.get("LAN_URL"), "pin_required": bool(app.config.get("PIN")),
+                "new_save_token": lambda: secrets.token_urlsafe(18)}
 
+    from .retention import delete_stale_photos
+    with app.app_context():
+        delete_stale_photos()
     return app
 
 

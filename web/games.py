@@ -63,10 +63,9 @@ def parse_new_game_form(form) -> tuple[tuple[str, str], str, int]:
         raise ValueError("The two players need different names.")
     rules = scoring.rules_from_form(form)
     target_text = form.get("target", "").strip() or str(scoring.default_target(rules))
-    try:
-        target = int(target_text)
-    except ValueError:
-        raise ValueError(f"The target {target_text!r} is not a whole number of points.") from None
+    target = scoring.whole_number(target_text)
+    if target is None:
+        raise ValueError(f"The target {target_text!r} is not a whole number of points.")
     if not 10 <= target <= 10_000:
         raise ValueError("The target must be between 10 and 10000 points.")
     return (players[0], players[1]), scoring.rules_to_json(scoring.with_target(rules, target)), target
@@ -104,22 +103,32 @@ def sheet(game_id: int):
 
 
 def current_camera_source() -> str:
-    return store.get_setting("camera_source") or str(current_app.config.get("CAMERA_SOURCE") or "")
+    """The webcam: a device number from the settings page, else ``serve --camera`` (which may be a URL or file)."""
+    from .settings import device_number
+    return device_number(store.get_setting("camera_source")) or str(current_app.config.get("CAMERA_SOURCE") or "")
 
 
 @bp.route("/games/<int:game_id>/undo", methods=("POST",))
 def undo(game_id: int):
     """Take back the latest hand; the totals are recomputed."""
     game = load_game_or_404(game_id)
-    position = undo_last_hand(game)
-    flash(f"Hand {position} was undone." if position else "There is no hand to undo.")
+    expected_text = request.form.get("position", "").strip()
+    expected = scoring.whole_number(expected_text)
+    if expected_text and expected is None:
+        abort(400)
+    position = undo_last_hand(game, expected)
+    if position is None and expected is not None:
+        flash(f"Hand {expected} was undone already (the button was pressed twice, or on another device).")
+    else:
+        flash(f"Hand {position} was undone." if position else "There is no hand to undo.")
     return redirect(url_for("games.sheet", game_id=game_id))
 
 
-def undo_last_hand(game) -> int | None:
-    """Delete the game's latest hand and update its finished state in one transaction."""
+def undo_last_hand(game, expected_position: int | None = None) -> int | None:
+    """Delete the game's latest hand (only if it is ``expected_position``, when given) and update
+    its finished state in one transaction; None when nothing was undone."""
     with transaction() as connection:
-        position = store.delete_last_hand(connection, game["id"])
+        position = store.delete_last_hand(connection, game["id"], expected_position)
         store.set_finished(connection, game["id"],
                            scoring.build_sheet(game, _hands(connection, game["id"])).game_over)
     return position
@@ -132,14 +141,14 @@ def _hands(connection, game_id: int) -> list[store.HandEntry]:
 
 @bp.route("/games/<int:game_id>/delete", methods=("GET", "POST"))
 def delete(game_id: int):
-    """Ask, then delete the game with all its hands (its kept photos stay, unlinked)."""
+    """Ask, then delete the game with all its hands and photos."""
     game = load_game_or_404(game_id)
     if request.method == "POST":
         if request.form.get("confirm") != "yes":
             flash("The game was not deleted.")
             return redirect(url_for("games.sheet", game_id=game_id))
         with transaction() as connection:
-            connection.execute("DELETE FROM game WHERE id = ?", (game_id,))
+            store.delete_game(connection, game_id)
         flash(f"The game {game['player0']} v {game['player1']} was deleted.")
         return redirect(url_for("games.index"))
     return render_template("confirm_delete.html", game=game)

@@ -19,6 +19,18 @@ __all__ = ["CARD_CODES", "Sheet", "SheetRow", "HandView", "build_sheet", "score_
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
+MOST_DIGITS = 9   # every number a form takes (points, ids, positions) fits in 9 digits
+
+
+def whole_number(text: object, negative: bool = False) -> int | None:
+    """The whole number written in ASCII digits, else None: "٣", "²", "1_000", "+4", " 4" are not numbers here."""
+    text = str(text)
+    digits = text[1:] if negative and text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MOST_DIGITS:
+        return None
+    return int(text)
+
+
 def card_label(code: str) -> str:
     """``Ts`` → ``10♠`` for people; the canonical code stays in forms and JSON."""
     rank = "10" if code[:1] == "T" else code[:1]
@@ -86,10 +98,10 @@ def rules_from_form(form) -> Rules:
         if raw is None or str(raw).strip() == "":
             continue
         if option["type"] == "int":
-            try:
-                changes[name] = int(str(raw).strip())
-            except ValueError:
-                raise ValueError(f"The rule '{option['description']}' needs a whole number, not {raw!r}.") from None
+            number = whole_number(str(raw).strip(), negative=True)
+            if number is None:
+                raise ValueError(f"The rule '{option['description']}' needs a whole number, not {raw!r}.")
+            changes[name] = number
         else:
             changes[name] = str(raw)
     try:
@@ -194,9 +206,10 @@ def counts_entry(knocker_text: str, deadwood0: str, deadwood1: str, gin: bool, r
     counts = []
     for player, text in enumerate((deadwood0, deadwood1)):
         text = text.strip()
-        if not text.isdigit() or int(text) > 100:
+        count = whole_number(text)
+        if count is None or count > 100:
             raise ValueError(f"{players[player]}'s deadwood must be a whole number from 0 to 100, not {text!r}.")
-        counts.append(int(text))
+        counts.append(count)
     return HandEntry(entry="counts", knocker=knocker, deadwood=(counts[0], counts[1]), gin=gin,
                      upcard=parse_upcard(upcard_text, rules))
 

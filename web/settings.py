@@ -1,4 +1,9 @@
-"""Settings page: keep photos for training, the webcam source."""
+"""Settings page: keep photos for training, the webcam's device number.
+
+The page takes only a device number (0, 1, ...) for the webcam: a stream URL or a video file
+would let anyone on the LAN make the server fetch a URL or read a file, so those are set only
+on the command line (``ginscore serve --camera``).
+"""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -7,7 +12,15 @@ from . import store
 
 bp = Blueprint("settings", __name__)
 
-MAX_SOURCE_LENGTH = 500
+MOST_DEVICES = 64
+
+
+def device_number(text: str | None) -> str:
+    """``text`` when it is a webcam device number (ASCII digits, 0-63), else ``""``."""
+    text = (text or "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) < MOST_DEVICES:
+        return str(int(text))
+    return ""
 
 
 @bp.route("/settings", methods=("GET", "POST"))
@@ -15,13 +28,17 @@ def page():
     """Show and change the table's settings."""
     if request.method == "POST":
         source = request.form.get("camera_source", "").strip()
-        if len(source) > MAX_SOURCE_LENGTH:
-            flash(f"The camera source is longer than {MAX_SOURCE_LENGTH} characters.")
-            return redirect(url_for("settings.page")), 303
+        if source and not device_number(source):
+            flash(f"The webcam here is a device number from 0 to {MOST_DEVICES - 1}; a stream URL or a video "
+                  "file is set when the server starts (ginscore serve --camera).")
+            return render_page(source), 400
         store.save_settings({"keep_photos": "1" if request.form.get("keep_photos") == "1" else "0",
-                             "camera_source": source})
+                             "camera_source": device_number(source)})
         flash("Settings saved.")
         return redirect(url_for("settings.page"))
+    return render_page(store.get_setting("camera_source"))
+
+
+def render_page(camera_source: str):
     return render_template("settings.html", keep_photos=store.get_setting("keep_photos") == "1",
-                           camera_source=store.get_setting("camera_source"),
-                           cli_camera=current_app.config.get("CAMERA_SOURCE"))
+                           camera_source=camera_source, cli_camera=current_app.config.get("CAMERA_SOURCE"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES, add_counts, db_dump, new_game
+from conftest import ANN_GIN, BOB_LOSES, add_counts, db_dump, fake_pin_clock, new_game
 
 from web import create_app
 
@@ -36,6 +36,7 @@ def test_table_pin_is_needed_once_before_changes(tmp_path):
     app = create_app({"DATABASE": str(tmp_path / "p.sqlite"), "TESTING": True, "WTF_CSRF_ENABLED": False,
                       "SECRET_KEY": "test", "PIN": "4321"})
     client = app.test_client()
+    clock = fake_pin_clock(app)
     assert client.get("/").status_code == 200                       # reading is open
     refused = client.post("/games/new", data={"player0": "Ann", "player1": "Bob", "preset": "standard"})
     assert refused.status_code == 302 and "/pin" in refused.headers["Location"]
@@ -46,6 +47,7 @@ def test_table_pin_is_needed_once_before_changes(tmp_path):
     assert with_pin.status_code == 201
     wrong = client.post("/pin", data={"pin": "0000"})
     assert wrong.status_code == 403 and b"wrong" in wrong.data
+    clock.advance(1)                                                # the first wrong PIN costs a second
     assert client.post("/pin", data={"pin": "4321", "next": "https://evil.example/x"}).headers["Location"] == "/"
     assert new_game(client) == 2
     other_browser = app.test_client()
@@ -93,7 +95,7 @@ def test_webcam_stream_and_still_from_a_video_file(app, client, tmp_path):
     write_video(video)
     game_id = new_game(client)
     assert client.get(f"/games/{game_id}/camera").status_code == 404          # no camera configured
-    client.post("/settings", data={"camera_source": str(video), "keep_photos": "1"})
+    app.config["CAMERA_SOURCE"] = str(video)                                  # ginscore serve --camera FILE
     assert b"Webcam" in client.get(f"/games/{game_id}").data
     assert b"Capture" in client.get(f"/games/{game_id}/camera").data
     app.config["CAMERA_STREAM_FRAMES"] = 8                                     # longer than the video: it loops
@@ -106,7 +108,7 @@ def test_webcam_stream_and_still_from_a_video_file(app, client, tmp_path):
 
 
 def test_webcam_that_cannot_open_says_so(app, client, tmp_path):
-    client.post("/settings", data={"camera_source": str(tmp_path / "missing.avi")})
+    app.config["CAMERA_SOURCE"] = str(tmp_path / "missing.avi")
     game_id = new_game(client)
     assert client.get("/camera/frame.jpg").status_code == 503
     before = db_dump(app)
