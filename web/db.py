@@ -63,6 +63,15 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    # 2: one-time tokens of the forms that save a hand (a double "Save hand" stores one hand)
+    """
+    CREATE TABLE save_token (
+        token TEXT PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES game(id) ON DELETE CASCADE,
+        created TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE INDEX photo_game ON photo (game_id);
+    """,
 )
 
 

@@ -1,8 +1,8 @@
 """Adding a hand: photo upload, webcam capture, manual card picker, quick counts; review; edit."""
 from __future__ import annotations
 
-import io
 import json
+import re
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
                    url_for)
@@ -20,14 +20,33 @@ LOW_CONFIDENCE = 0.5
 
 # ---------------------------------------------------------------- photos: upload and stored images
 
+PHOTO_SLOT_WAIT_S = 60      # an upload waits this long for a free decoding slot, then gets a 503
+
+
 def store_photo_for_review(game, data: bytes, source: str, replaces_position: int | None = None) -> int:
-    """Check and read a photo, keep it as a pending photo; return its id. ImageError on bad input."""
-    checked = recognition.check_image(data, current_app.config["MAX_IMAGE_PIXELS"])
-    reading = recognition.recognise_photo(data, current_app.config.get("MODEL_PATH"))
+    """Check and read a photo, keep its bounded copy as a pending photo; return its id.
+
+    ImageError on bad input. The header is checked first; then one decode (under the decoding
+    slots, so a few big photos at once cannot fill memory) makes the JPEG that is stored, shown
+    and read by the detector.
+    """
+    config = current_app.config
+    recognition.check_image(data, config["MAX_IMAGE_PIXELS"])
+    slots = current_app.extensions["photo_decode_slots"]
+    if not slots.acquire(timeout=PHOTO_SLOT_WAIT_S):
+        raise recognition.ServerBusy("The server is busy reading other photos; send this one again in a minute.")
+    try:
+        copy = recognition.bounded_copy(data, config["PHOTO_LONGEST_SIDE"])
+    finally:
+        slots.release()
+    del data
+    reading = recognition.recognise_photo(copy.jpeg, config.get("MODEL_PATH"))
     recognition.check_reading(reading)
+    from .retention import delete_stale_photos
+    delete_stale_photos()
     with transaction() as connection:
-        return store.insert_photo(connection, game["id"], data, checked.media_type, reading.image_size[0],
-                                  reading.image_size[1], reading_to_dict(reading), source, replaces_position)
+        return store.insert_photo(connection, game["id"], copy.jpeg, "image/jpeg", copy.width, copy.height,
+                                  reading_to_dict(reading), source, replaces_position)
 
 
 def reading_to_dict(reading) -> dict:
@@ -45,9 +64,22 @@ def replace_position_arg(game_id: int) -> int | None:
     text = request.values.get("replace", "").strip()
     if not text:
         return None
-    if not text.isdigit() or int(text) < 1 or int(text) > len(store.get_hands(game_id)):
+    position = scoring.whole_number(text)
+    if position is None or not 1 <= position <= len(store.get_hands(game_id)):
         abort(404)
-    return int(text)
+    return position
+
+
+SAVE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def save_token_arg(text: object) -> str | None:
+    """A form's one-time save token (None when the form has none); 400 for a damaged one."""
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str) or not SAVE_TOKEN_PATTERN.fullmatch(text):
+        abort(400)
+    return text
 
 
 @bp.route("/games/<int:game_id>/photo", methods=("POST",))
@@ -67,8 +99,8 @@ def upload_photo(game_id: int):
 
 
 def photo_error_status(error: ImageError) -> int:
-    """503 when the server has no model, 422 for a photo without a showdown in it, else 400."""
-    if isinstance(error, recognition.RecognitionUnavailable):
+    """503 when the server has no model or is busy, 422 for a photo without a showdown in it, else 400."""
+    if isinstance(error, (recognition.RecognitionUnavailable, recognition.ServerBusy)):
         return 503
     return 422 if isinstance(error, recognition.ReadingError) else 400
 
@@ -83,21 +115,12 @@ def _sheet_context(game) -> dict:
 
 @bp.route("/photos/<int:photo_id>.jpg")
 def photo_image(photo_id: int):
-    """A stored photo, upright (EXIF applied) and as JPEG so every browser can show it."""
+    """A stored photo: the bytes kept at upload (an upright JPEG), never decoded again."""
     photo = store.get_photo(photo_id)
     if photo is None or photo["image"] is None:
         abort(404)
-    from PIL import Image, ImageOps
-    try:
-        import pillow_heif
-        pillow_heif.register_heif_opener()
-    except ImportError:
-        pass
-    with Image.open(io.BytesIO(photo["image"])) as image:
-        upright = ImageOps.exif_transpose(image).convert("RGB")
-    buffer = io.BytesIO()
-    upright.save(buffer, "JPEG", quality=85)
-    return Response(buffer.getvalue(), mimetype="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+    return Response(photo["image"], mimetype=photo["media_type"],
+                    headers={"Cache-Control": "private, max-age=86400, immutable"})
 
 
 # ---------------------------------------------------------------- review and confirm
@@ -161,8 +184,14 @@ def submitted_cards(form) -> tuple[str, str]:
 def review(game_id: int):
     """Check the hands and show the engine's result ('preview'), or store the hand ('confirm')."""
     game = load_game_or_404(game_id)
-    photo_id = request.form.get("photo_id", "").strip()
-    photo = get_pending_photo(game_id, int(photo_id)) if photo_id.isdigit() else None
+    save_token = save_token_arg(request.form.get("save_token"))
+    if request.form.get("action") == "confirm" and store.save_token_used(save_token):
+        return already_saved(game_id)
+    photo_id_text = request.form.get("photo_id", "").strip()
+    photo_id = scoring.whole_number(photo_id_text)
+    if photo_id_text and photo_id is None:
+        abort(404)
+    photo = get_pending_photo(game_id, photo_id) if photo_id is not None else None
     replace = replace_position_arg(game_id)
     cards = submitted_cards(request.form)
     knocker_text = request.form.get("knocker", "")
@@ -179,17 +208,33 @@ def review(game_id: int):
     if request.form.get("action") != "confirm":
         return render_review(game, **context, result=result)
     try:
-        save_hand(game, entry, replace, photo)
+        save_hand(game, entry, replace, photo, save_token)
+    except store.AlreadySaved:
+        return already_saved(game_id)
     except ValueError as error:
         return render_review(game, **context, error=str(error), status=409)
     flash(f"Hand saved: {result.summary}")
     return redirect(url_for("games.sheet", game_id=game_id))
 
 
-def save_hand(game, entry: store.HandEntry, replace: int | None, photo=None) -> int:
-    """Store the hand (and the photo's corrected cards) and the game's finished state, atomically."""
+def already_saved(game_id: int):
+    """A second press of a save button: the hand is stored once; show the sheet."""
+    flash("That hand was saved already (the button was pressed twice); here is the sheet.")
+    return redirect(url_for("games.sheet", game_id=game_id), 303)
+
+
+def save_hand(game, entry: store.HandEntry, replace: int | None, photo=None, save_token: str | None = None) -> int:
+    """Store the hand (and the photo's corrected cards) and the game's finished state, atomically.
+
+    Every check that another request could falsify runs inside the transaction: the one-time
+    token (AlreadySaved), the photo still waiting for its hand and the hand being replaced
+    still there (SaveConflict), the game not over (ValueError).
+    """
     keep_photos = store.get_setting("keep_photos") == "1"
     with transaction() as connection:
+        store.claim_save_token(connection, game["id"], save_token)
+        if photo is not None:
+            store.claim_pending_photo(connection, game["id"], photo["id"])
         hand_id, position = store.write_hand(connection, game["id"], entry, replace)
         if photo is not None:
             if keep_photos:
@@ -233,7 +278,7 @@ def counts(game_id: int):
         return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=replace,
                                needs_upcard=scoring.needs_upcard(rules), form=request.form), 400
     try:
-        save_hand(game, entry, replace)
+        save_hand(game, entry, replace, save_token=save_token_arg(request.form.get("save_token")))
     except ValueError as error:
         flash(str(error))
         return redirect(url_for("games.sheet", game_id=game_id)), 303
@@ -246,7 +291,8 @@ def void(game_id: int):
     """The stock ran out: nobody scores, the same dealer deals again."""
     game = load_game_or_404(game_id)
     try:
-        save_hand(game, store.HandEntry(entry="void"), replace_position_arg(game_id))
+        save_hand(game, store.HandEntry(entry="void"), replace_position_arg(game_id),
+                  save_token=save_token_arg(request.form.get("save_token")))
     except ValueError as error:
         flash(str(error))
         return redirect(url_for("games.sheet", game_id=game_id)), 303

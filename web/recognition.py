@@ -1,9 +1,10 @@
 """The one door from the web app to the card recogniser (vision/).
 
-Every photo (upload, API, webcam capture) goes through ``check_image`` (cheap checks that need no
-model: size, pixel count, not an image, truncated) and then ``recognise_photo``, which calls
-``vision.recognise.read_photo`` under a process-wide lock: one loaded model per process, one
-inference at a time (the CPU has few cores; parallel inferences only thrash).
+Every photo (upload, API, webcam capture) goes through ``check_image`` (the header only: size,
+pixel count, format), then ``bounded_copy`` (one decode, at a reduced scale for JPEG, to the JPEG
+the app keeps and shows; truncated files fail here) and then ``recognise_photo`` on that copy,
+which calls ``vision.recognise.read_photo`` under a process-wide lock: one loaded model per
+process, one inference at a time (the CPU has few cores; parallel inferences only thrash).
 """
 from __future__ import annotations
 
@@ -24,10 +25,26 @@ ACCEPTED_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/web
 
 @dataclass(frozen=True)
 class CheckedImage:
-    """An upload that decoded fully: its media type and upright size (before EXIF rotation)."""
+    """An upload whose header was read: its media type and size (before EXIF rotation)."""
     media_type: str
     width: int
     height: int
+
+
+@dataclass(frozen=True)
+class StoredCopy:
+    """The one copy of a photo the app keeps: upright JPEG bytes and their size."""
+    jpeg: bytes
+    width: int
+    height: int
+
+
+def _register_heif() -> None:
+    try:
+        import pillow_heif
+        pillow_heif.register_heif_opener()
+    except ImportError:  # HEIC is optional; the other formats still work
+        pass
 
 
 def check_image(data: bytes, max_pixels: int) -> CheckedImage:
@@ -35,11 +52,7 @@ def check_image(data: bytes, max_pixels: int) -> CheckedImage:
     if not data:
         raise ImageError("The upload was empty; choose a photo (JPEG, PNG, WebP or HEIC).")
     from PIL import Image
-    try:
-        import pillow_heif
-        pillow_heif.register_heif_opener()
-    except ImportError:  # HEIC is optional; the other formats still work
-        pass
+    _register_heif()
     import warnings
     try:
         with warnings.catch_warnings():
@@ -55,7 +68,6 @@ def check_image(data: bytes, max_pixels: int) -> CheckedImage:
             if format_name not in ACCEPTED_FORMATS:
                 raise ImageError(f"{format_name or 'This'} files are not accepted; "
                                  "send a JPEG, PNG, WebP or HEIC photo.")
-            probe.load()  # decodes every byte: finds truncated files
     except ImageError:
         raise
     except Image.DecompressionBombError:
@@ -69,12 +81,60 @@ def check_image(data: bytes, max_pixels: int) -> CheckedImage:
     return CheckedImage(ACCEPTED_FORMATS[format_name], width, height)
 
 
+def bounded_copy(data: bytes, longest_side: int) -> StoredCopy:
+    """Decode once, upright, at most ``longest_side`` pixels: the JPEG kept, shown and read.
+
+    A JPEG is decoded straight at 1/2, 1/4 or 1/8 scale (``draft``), so a big photo never fills
+    memory; other formats decode whole (their pixel count was checked from the header).
+    """
+    from PIL import Image, ImageOps
+    _register_heif()
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format in ("JPEG", "MPO"):
+                image.draft("RGB", (longest_side, longest_side))
+            image.load()
+            upright = _as_rgb(ImageOps.exif_transpose(image), longest_side)
+    except OSError as error:
+        if "truncated" in str(error).lower() or "broken" in str(error).lower():
+            raise ImageError("The photo is cut off (the file is incomplete); upload it again.") from error
+        raise ImageError("That file is not an image we can read; send a JPEG, PNG, WebP or HEIC photo.") from error
+    except Exception as error:  # Pillow raises assorted errors on damaged data
+        raise ImageError("That file is not an image we can read; send a JPEG, PNG, WebP or HEIC photo.") from error
+    upright.thumbnail((longest_side, longest_side), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    buffer = io.BytesIO()
+    upright.save(buffer, "JPEG", quality=88)
+    return StoredCopy(buffer.getvalue(), upright.width, upright.height)
+
+
+def _as_rgb(image, longest_side: int):
+    """8-bit RGB from any mode: 16-bit and float images are scaled to their brightest pixel."""
+    from PIL import Image
+    if image.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
+        import numpy as np
+        values = np.asarray(image)
+        step = max(1, max(values.shape) // longest_side)   # a cheap first shrink before any copy
+        values = values[::step, ::step].astype(np.float32)
+        top = float(values.max()) or 1.0
+        return Image.fromarray(np.clip(values * (255.0 / top), 0, 255).astype(np.uint8)).convert("RGB")
+    if image.mode == "RGB":
+        return image
+    if "A" in image.getbands() or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        return Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba).convert("RGB")
+    return image.convert("RGB")
+
+
 def _detector(model_dir: str | None):
     """The detector of a models folder (None: vision's default, the shipped model); cached by vision."""
     if not model_dir:
         return None
     from vision.detector import load_detector
     return load_detector(model_dir)
+
+
+class ServerBusy(ImageError):
+    """Every photo-decoding slot stayed taken: try again shortly (503)."""
 
 
 class RecognitionUnavailable(ImageError):

@@ -14,6 +14,15 @@ from typing import Any
 from .db import get_db, transaction
 
 SETTING_DEFAULTS = {"keep_photos": "1", "camera_source": ""}
+LARGEST_ID = 2 ** 63 - 1     # SQLite's biggest integer: a bigger id in a URL is simply not there
+
+
+class SaveConflict(ValueError):
+    """The save cannot happen as asked because another request changed the game meanwhile (409)."""
+
+
+class AlreadySaved(SaveConflict):
+    """This form's one-time token was used: the hand is stored already."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,8 @@ class HandEntry:
 
 
 def get_game(game_id: int) -> sqlite3.Row | None:
+    if not 0 < game_id <= LARGEST_ID:
+        return None
     return get_db().execute("SELECT * FROM game WHERE id = ?", (game_id,)).fetchone()
 
 
@@ -80,18 +91,20 @@ def write_hand(connection: sqlite3.Connection, game_id: int, hand: HandEntry,
     existing = connection.execute("SELECT id FROM hand WHERE game_id = ? AND position = ?",
                                   (game_id, position)).fetchone()
     if existing is None:
-        raise LookupError(f"game {game_id} has no hand {position}")
+        raise SaveConflict(f"Hand {position} is no longer on the sheet (it was undone meanwhile); "
+                           "reload the sheet and add it again.")
     connection.execute(
         "UPDATE hand SET entry = ?, knocker = ?, cards0 = ?, cards1 = ?, upcard = ?, deadwood0 = ?, "
         "deadwood1 = ?, gin = ?, source = ? WHERE id = ?", (*values, existing["id"]))
     return int(existing["id"]), position
 
 
-def delete_last_hand(connection: sqlite3.Connection, game_id: int) -> int | None:
-    """Remove the game's latest hand; return its position, or None when there is none."""
+def delete_last_hand(connection: sqlite3.Connection, game_id: int, expected_position: int | None = None) -> int | None:
+    """Remove the game's latest hand; return its position, or None when there is none (or when the
+    latest is not ``expected_position``: a repeated undo removes nothing more)."""
     row = connection.execute("SELECT id, position FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1",
                              (game_id,)).fetchone()
-    if row is None:
+    if row is None or (expected_position is not None and row["position"] != expected_position):
         return None
     connection.execute("DELETE FROM hand WHERE id = ?", (row["id"],))
     return int(row["position"])
@@ -125,4 +138,34 @@ def insert_photo(connection: sqlite3.Connection, game_id: int, image: bytes, med
 
 
 def get_photo(photo_id: int) -> sqlite3.Row | None:
+    if not 0 < photo_id <= LARGEST_ID:
+        return None
     return get_db().execute("SELECT * FROM photo WHERE id = ?", (photo_id,)).fetchone()
+
+
+def delete_game(connection: sqlite3.Connection, game_id: int) -> None:
+    """The game, its hands, its save tokens and every photo taken for it."""
+    connection.execute("DELETE FROM photo WHERE game_id = ?", (game_id,))
+    connection.execute("DELETE FROM game WHERE id = ?", (game_id,))
+
+
+def claim_save_token(connection: sqlite3.Connection, game_id: int, token: str | None) -> None:
+    """Use up a form's one-time token inside the saving transaction; AlreadySaved when it was used."""
+    if token is None:
+        return
+    cursor = connection.execute("INSERT OR IGNORE INTO save_token (token, game_id) VALUES (?, ?)", (token, game_id))
+    if cursor.rowcount == 0:
+        raise AlreadySaved("That hand was saved already (the button was pressed twice); here is the sheet.")
+
+
+def save_token_used(token: str | None) -> bool:
+    return token is not None and get_db().execute(
+        "SELECT 1 FROM save_token WHERE token = ?", (token,)).fetchone() is not None
+
+
+def claim_pending_photo(connection: sqlite3.Connection, game_id: int, photo_id: int) -> None:
+    """Inside the saving transaction: the photo must still wait for its hand (SaveConflict otherwise)."""
+    row = connection.execute("SELECT game_id, hand_id FROM photo WHERE id = ?", (photo_id,)).fetchone()
+    if row is None or row["game_id"] != game_id or row["hand_id"] is not None:
+        raise SaveConflict("This photo's hand was saved already (or the photo was deleted); "
+                           "reload the sheet to see it.")

@@ -14,6 +14,36 @@
     location.href = url.toString();
   });
 
+  // Forms marked data-once send once: a second tap cannot store a hand twice. The pressed
+  // button's name=value is kept in a hidden field (a disabled button is not sent).
+  document.querySelectorAll("form[data-once]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (form.dataset.sent) { event.preventDefault(); return; }
+      form.dataset.sent = "1";
+      var pressed = event.submitter;
+      if (pressed && pressed.name) {
+        var keep = document.createElement("input");
+        keep.type = "hidden"; keep.name = pressed.name; keep.value = pressed.value;
+        form.appendChild(keep);
+      }
+      form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (button) {
+        button.disabled = true;
+        button.setAttribute("aria-busy", "true");
+      });
+      if (pressed) pressed.classList.add("busy");
+    });
+  });
+  // Back to a page from the history: its buttons work again.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-once]").forEach(function (form) {
+      delete form.dataset.sent;
+      form.querySelectorAll("button[disabled]").forEach(function (button) {
+        button.disabled = false; button.removeAttribute("aria-busy"); button.classList.remove("busy");
+      });
+    });
+  });
+
   // A photo is sent as soon as it is chosen or taken.
   document.querySelectorAll("input[data-autosubmit]").forEach(function (input) {
     input.addEventListener("change", function () {
