@@ -117,6 +117,8 @@ def add_hand(game_id: int):
     save_token = body.get("save_token")
     if save_token is not None and not (isinstance(save_token, str) and SAVE_TOKEN_PATTERN.fullmatch(save_token)):
         return api_error("\"save_token\" must be 16 to 64 letters, digits, - or _ (one new token per hand).")
+    if store.save_token_used(save_token):
+        return api_error("That hand was saved already (this save_token was used).", 409)
     photo = None
     try:
         if body.get("void"):

@@ -164,3 +164,38 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
     page.check('#review-form input[name="knocker"][value="0"]')
     page.click("text=Check score")
     assert page.is_visible("#review-error") or page.is_visible("#result")   # the crop is not a real showdown
+
+
+def test_save_hand_sends_once_however_often_it_is_tapped(server, page):
+    page.goto(server.url + "/games/new")
+    page.fill('input[name="player0"]', "Gus")
+    page.fill('input[name="player1"]', "Hal")
+    page.click("text=Start the game")
+    page.click("text=Enter by hand")
+    page.check('#counts-form input[name="knocker"][value="0"]')
+    page.fill('input[name="deadwood0"]', "4")
+    page.fill('input[name="deadwood1"]', "30")
+    # Hold the form's first submission back so the button can be seen disabled, then let it go.
+    page.evaluate("""() => {
+        const form = document.getElementById('counts-form');
+        form.addEventListener('submit', (event) => {
+            const button = form.querySelector('button.primary');
+            const stoppedByTheApp = event.defaultPrevented;
+            window.seen = (window.seen || []).concat([[button.disabled, stoppedByTheApp]]);
+            if (window.seen.length === 1) event.preventDefault();
+        });
+    }""")
+    page.click("#counts-form >> text=Save hand")
+    assert page.evaluate("window.seen") == [[True, False]]                   # sent, with the button disabled
+    assert page.is_disabled("#counts-form >> text=Save hand")
+    page.evaluate("document.getElementById('counts-form').requestSubmit()")   # a second tap is stopped
+    assert page.evaluate("window.seen") == [[True, False], [True, True]]
+    # A real double tap: two clicks as fast as a finger, one hand.
+    page.evaluate("() => { const f = document.getElementById('counts-form'); delete f.dataset.sent;"
+                  " f.querySelectorAll('button').forEach(b => b.disabled = false); window.seen = [1, 2]; }")
+    with page.expect_navigation():
+        page.dblclick("#counts-form >> text=Save hand")
+    assert page.locator("tr.hand-row").count() == 1 and totals(page) == (26, 0)
+    game_url = page.url
+    page.goto(game_url)
+    assert page.locator("tr.hand-row").count() == 1
