@@ -94,7 +94,8 @@ def bounded_copy(data: bytes, longest_side: int) -> StoredCopy:
             if image.format in ("JPEG", "MPO"):
                 image.draft("RGB", (longest_side, longest_side))
             image.load()
-            upright = _as_rgb(ImageOps.exif_transpose(image), longest_side)
+            turned = image.getexif().get(0x0112, 1) not in (None, 1)   # exif_transpose copies even when not
+            upright = _as_rgb(ImageOps.exif_transpose(image) if turned else image, longest_side)
     except OSError as error:
         if "truncated" in str(error).lower() or "broken" in str(error).lower():
             raise ImageError("The photo is cut off (the file is incomplete); upload it again.") from error
@@ -112,9 +113,11 @@ def _as_rgb(image, longest_side: int):
     from PIL import Image
     if image.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
         import numpy as np
-        values = np.asarray(image)
-        step = max(1, max(values.shape) // longest_side)   # a cheap first shrink before any copy
-        values = values[::step, ::step].astype(np.float32)
+        if max(image.size) > longest_side:                   # shrink first: no full-size copy in numpy
+            scale = longest_side / max(image.size)
+            image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
+                                 Image.Resampling.NEAREST)
+        values = np.asarray(image).astype(np.float32)
         top = float(values.max()) or 1.0
         return Image.fromarray(np.clip(values * (255.0 / top), 0, 255).astype(np.uint8)).convert("RGB")
     if image.mode == "RGB":
