@@ -182,3 +182,50 @@ def test_a_weaker_reading_takes_the_likeliest_unread_card_among_several_runner_u
     ])
     merged = merge_corners(detections)
     assert [card.card for card in merged.cards] == ["5s", "3h", "5h"] and merged.conflicts == ()
+
+
+# One physical card, one card: the two index corners of one card that read differently.
+
+def _single(code, box, confidence):
+    return (code, box, confidence)
+
+
+def test_two_corners_of_one_card_that_disagree_are_one_card_with_a_conflict():
+    top_left, bottom_right = corner_boxes(200, 150)
+    merged = merge_corners(detections([("Ts", top_left, 0.9), ("Tc", bottom_right, 0.7)]))
+    assert [card.card for card in merged.cards] == ["Ts"], "one card, the surer corner's reading"
+    assert len(merged.cards[0].boxes) == 2
+    assert merged.cards[0].confidence < 0.5, "a card whose corners disagree is flagged for review"
+    assert len(merged.conflicts) == 1 and "Ts or Tc" in merged.conflicts[0]
+
+
+def test_corners_of_different_cards_in_a_row_stay_two_cards():
+    # two cards side by side in one spread: their top-left indices lie along the row, not a diagonal
+    rows = [("Ts", corner_boxes(100, 100, False)[0], 0.9), ("Tc", corner_boxes(100 + 4.2 * 40, 100, False)[0], 0.8)]
+    merged = merge_corners(detections(rows))
+    assert sorted(card.card for card in merged.cards) == ["Tc", "Ts"]
+    assert merged.conflicts == ()
+
+
+def test_unrelated_cards_at_a_diagonal_stay_two_cards():
+    top_left, bottom_right = corner_boxes(200, 150)
+    merged = merge_corners(detections([("Ts", top_left, 0.9), ("4h", bottom_right, 0.8)]))
+    assert sorted(card.card for card in merged.cards) == ["4h", "Ts"], "no shared rank or suit: two cards"
+
+
+def test_a_fan_of_one_suit_is_not_paired_across_the_cards_between():
+    # a spread sorted by suit: the cards between two far same-suit indices show their own indices
+    rows = []
+    for i, code in enumerate(["2h", "3h", "4h", "5h", "6h"]):
+        rows.append((code, corner_boxes(100 + 30 * i, 100 + 36 * i, False)[0], 0.9))
+    merged = merge_corners(detections(rows))
+    assert sorted(card.card for card in merged.cards) == ["2h", "3h", "4h", "5h", "6h"]
+    assert merged.conflicts == ()
+
+
+def test_corners_too_close_or_too_far_for_one_card_stay_two_cards():
+    box = corner_boxes(100, 100, False)[0]
+    for offset in (1.5 * 40, 8 * 40):
+        far = tuple(v + offset * 0.7 for v in box)
+        merged = merge_corners(detections([("9d", box, 0.9), ("9c", far, 0.8)]))
+        assert len(merged.cards) == 2, offset

@@ -120,6 +120,8 @@ OPPOSITE_CORNER_SPAN = (3.0, 6.0)
 # A card whose two corners read differently is never sure: its confidence is capped below the
 # review page's flag (0.5) so the user settles it.
 DISAGREEING_CORNERS_CONFIDENCE = 0.45
+# No other index may lie within this fraction of the corners' distance from their midpoint.
+FACE_RADIUS = 0.75
 
 
 def _could_be_opposite_corners(a: CardReading, b: CardReading, unit: float) -> float | None:
@@ -140,17 +142,16 @@ def _could_be_opposite_corners(a: CardReading, b: CardReading, unit: float) -> f
     return distance if related else None
 
 
-def _index_between(a: Box, b: Box, centres: np.ndarray) -> bool:
-    """Whether another index lies on the way from box ``a`` to box ``b``: then they are two cards of a
-    fan or a spread (the cards between show their indices), not the two corners of one card's face."""
+def _index_on_face(a: Box, b: Box, centres: np.ndarray) -> bool:
+    """Whether another index lies on the face that boxes ``a`` and ``b`` would be the corners of (the
+    disc around their midpoint): then they are two cards of a fan or a spread, whose other cards show
+    their indices there. On real-val's fans every disagreeing pair of the right size and direction had
+    other indices there; the two corners of a card lying alone have none."""
     start = np.array([(a[0] + a[2]) / 2, (a[1] + a[3]) / 2])
     end = np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
-    size = (max(a[2] - a[0], a[3] - a[1]) + max(b[2] - b[0], b[3] - b[1])) / 2
-    line = end - start
-    t = ((centres - start) @ line) / max(float(line @ line), 1e-9)
-    nearest = start + np.clip(t, 0, 1)[:, None] * line
-    off_line = np.hypot(*(centres - nearest).T)
-    return bool(np.any((t > 0.15) & (t < 0.85) & (off_line < 1.0 * size)))
+    middle, radius = (start + end) / 2, float(np.hypot(*(end - start))) * FACE_RADIUS
+    others = (np.hypot(*(centres - start).T) > 1e-6) & (np.hypot(*(centres - end).T) > 1e-6)
+    return bool(np.any(others & (np.hypot(*(centres - middle).T) < radius)))
 
 
 def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[CardReading], list[str]]:
@@ -163,7 +164,7 @@ def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[C
     for k, i in enumerate(singles):
         for j in singles[k + 1:]:
             distance = _could_be_opposite_corners(cards[i], cards[j], unit)
-            if distance is not None and not _index_between(cards[i].boxes[0], cards[j].boxes[0], centres):
+            if distance is not None and not _index_on_face(cards[i].boxes[0], cards[j].boxes[0], centres):
                 candidates.append((abs(distance - 4.2), i, j))
     used: set[int] = set()
     merged: dict[int, CardReading] = {}

@@ -71,6 +71,10 @@ class ModelSettings:
     classifier_rotations: int = 4      # photos: average the classifier over 1, 2 or 4 quarter turns of each crop
     proposal_conf: float = DEFAULT_PROPOSAL_CONF
     detector_weight: float = DEFAULT_DETECTOR_WEIGHT
+    # any distance: a second, smaller pass when the indices are large (a close-up) or few were found
+    close_up_imgsz: int = 0            # 0: no second pass
+    close_up_index_px: float = 40.0    # median index side (at imgsz) from which the second pass runs
+    close_up_min_boxes: int = 4        # ... or when the first pass proposes fewer boxes than this
 
 
 def models_dir() -> Path:
@@ -108,6 +112,9 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         classifier_rotations=int(settings.get("classifier_rotations") or 4),
         proposal_conf=float(settings.get("proposal_conf", DEFAULT_PROPOSAL_CONF)),
         detector_weight=float(settings.get("detector_weight", DEFAULT_DETECTOR_WEIGHT)),
+        close_up_imgsz=int(settings.get("close_up_imgsz") or 0),
+        close_up_index_px=float(settings.get("close_up_index_px", 40.0)),
+        close_up_min_boxes=int(settings.get("close_up_min_boxes", 4)),
     )
 
 
@@ -266,6 +273,8 @@ class CardIndexDetector:
         with self._lock:
             use_all_cores()
             xyxy, scores, classes = self._propose_boxes(pixels, imgsz, proposal_conf)
+            if self._classifier is not None and self.needs_close_up_pass(pixels, imgsz, xyxy):
+                xyxy, scores = self._add_close_up_pass(pixels, xyxy, scores, proposal_conf)
             if self._classifier is None:
                 card_ids = np.array([self._detector_card_ids[c] for c in classes], dtype=np.int64)
                 return Detections(xyxy, card_ids, scores)
@@ -277,12 +286,33 @@ class CardIndexDetector:
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                           card_ids[keep, 1:], ranked_confidence[keep, 1:])
 
-    def propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float) -> tuple[np.ndarray, np.ndarray]:
+    def needs_close_up_pass(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray) -> bool:
+        """Whether a photo read at ``imgsz`` also needs the smaller close-up pass (``close_up_imgsz``):
+        its indices are large (median side at least ``close_up_index_px`` at ``imgsz``), or few boxes
+        were found (a single card filling the frame gives the detector nothing of the size it knows)."""
+        small = self.settings.close_up_imgsz
+        if not small or small >= imgsz:
+            return False
+        if len(xyxy) < self.settings.close_up_min_boxes:
+            return True
+        sides = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]) * imgsz / max(pixels.shape[:2])
+        return float(np.median(sides)) >= self.settings.close_up_index_px
+
+    def _add_close_up_pass(self, pixels: np.ndarray, xyxy: np.ndarray, scores: np.ndarray,
+                           proposal_conf: float) -> tuple[np.ndarray, np.ndarray]:
+        more_xyxy, more_scores, _ = self._propose_boxes(pixels, self.settings.close_up_imgsz, proposal_conf)
+        return merge_proposals(np.vstack([xyxy, more_xyxy]), np.concatenate([scores, more_scores]))
+
+    def propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float,
+                      close_up: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """The detector's own index boxes (N, 4) and confidences (N,), before any classifier: what
-        ``detect`` starts from (``benchmarks/confidence_rule.py`` recombines them with ``read_boxes``)."""
+        ``detect`` starts from, with the close-up pass where it runs (``close_up=False``: never)
+        (``benchmarks/confidence_rule.py`` recombines them with ``read_boxes``)."""
         with self._lock:
             use_all_cores()
             xyxy, scores, _ = self._propose_boxes(pixels, imgsz, proposal_conf)
+            if close_up and self._classifier is not None and self.needs_close_up_pass(pixels, imgsz, xyxy):
+                xyxy, scores = self._add_close_up_pass(pixels, xyxy, scores, proposal_conf)
         return xyxy, scores
 
     def _propose_boxes(self, pixels: np.ndarray, imgsz: int,
@@ -350,6 +380,20 @@ def _tile_spans(length: int, grid: int, overlap: float = TILE_OVERLAP) -> list[t
     span = length / (grid - (grid - 1) * overlap)
     step = span * (1 - overlap)
     return [(int(round(i * step)), min(length, int(round(i * step + span)))) for i in range(grid)]
+
+
+def merge_proposals(xyxy: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes of two passes as one set: of boxes overlapping by more than ``iou``, the surest stays."""
+    from vision.detections import box_iou
+
+    order = np.argsort(-scores, kind="stable")
+    overlaps = box_iou(xyxy, xyxy)
+    keep: list[int] = []
+    for i in order:
+        if all(overlaps[i, j] <= iou for j in keep):
+            keep.append(int(i))
+    keep.sort()
+    return xyxy[keep], scores[keep]
 
 
 def suppress_duplicates(detections: Detections, iou: float = 0.5) -> Detections:
