@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, url_for
 
 from vision.reading import ImageError
 
@@ -19,7 +19,9 @@ from .games import current_camera_source, load_game_or_404
 bp = Blueprint("camera", __name__)
 
 FRAME_INTERVAL_S = 0.2      # about 5 frames a second on the live view
-DETECT_INTERVAL_S = 3.0     # the detector runs on a live frame at most this often (CPU is scarce)
+DETECT_INTERVAL_S = 1.0     # the detector runs on a live frame at most this often (CPU is scarce; it
+                            # skips frames while a photo upload holds the model)
+STEADY_S = 1.0              # both spreads unchanged this long: the page offers the capture
 
 
 class CameraError(ImageError):
@@ -35,6 +37,30 @@ class CameraFeed:
         self._lock = threading.Lock()
         self.last_reading = None
         self.last_detect_time = 0.0
+        self.steady_since: float | None = None    # when the two spreads last changed (monotonic)
+        self.same_readings = 0                     # readings in a row with the same two spreads
+
+    def note_reading(self, reading, now: float) -> None:
+        """Keep the latest reading and how long both spreads have stayed the same."""
+        previous = self.last_reading
+        same = previous is not None and reading is not None and reading.cards and \
+            [sorted(h) for h in previous.hands] == [sorted(h) for h in reading.hands]
+        if same:
+            self.same_readings += 1
+        else:
+            self.same_readings = 1 if reading is not None and reading.cards else 0
+            self.steady_since = now
+        self.last_reading = reading
+
+    def state(self, now: float) -> dict:
+        """What the live view's page shows: the two spreads read, and whether they are steady."""
+        reading = self.last_reading
+        if reading is None:
+            return {"hands": [[], []], "cards": 0, "steady": False, "steady_for": 0.0}
+        steady_for = now - self.steady_since if self.steady_since is not None else 0.0
+        return {"hands": [list(reading.hands[0]), list(reading.hands[1])], "cards": len(reading.cards),
+                "unsure": sorted(card.card for card in reading.cards if card.confidence < 0.5),
+                "steady": self.same_readings >= 2 and steady_for >= STEADY_S, "steady_for": round(steady_for, 1)}
 
     def _open(self):
         import cv2
@@ -110,8 +136,9 @@ def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None
         now = time.monotonic()
         if now - feed.last_detect_time >= DETECT_INTERVAL_S:
             feed.last_detect_time = now
-            feed.last_reading = recognition.try_recognise_frame(frame.copy(), model_path)\
-                or feed.last_reading
+            reading = recognition.try_recognise_frame(frame.copy(), model_path)
+            if reading is not None:
+                feed.note_reading(reading, now)
         if feed.last_reading is not None:
             draw_reading(frame, feed.last_reading)
         yield encode_jpeg(frame)
@@ -148,6 +175,13 @@ def stream():
                     headers={"Cache-Control": "no-store"})
 
 
+@bp.route("/camera/reading.json")
+def reading_state():
+    """The cards the live view reads now, and whether both spreads have stayed the same about a second."""
+    feed = feed_for(require_source())
+    return jsonify(feed.state(time.monotonic())), 200, {"Cache-Control": "no-store"}
+
+
 @bp.route("/camera/frame.jpg")
 def still():
     """One current frame, no drawing (for a browser that cannot show MJPEG)."""
@@ -161,11 +195,13 @@ def still():
 @bp.route("/games/<int:game_id>/camera/capture", methods=("POST",))
 def capture(game_id: int):
     """Take the current frame as the hand's photo and go to the review page."""
-    from .hands import _sheet_context, photo_error_status, store_photo_for_review
+    from .hands import store_photo_for_review
+    from .scoring import sentence
     game = load_game_or_404(game_id)
     feed = feed_for(require_source())
     try:
         photo_id = store_photo_for_review(game, encode_jpeg(feed.read_frame()), "webcam")
     except ImageError as error:
-        return render_template("sheet.html", **_sheet_context(game), photo_error=str(error)), photo_error_status(error)
-    return redirect(url_for("hands.review_photo", game_id=game_id, photo_id=photo_id))
+        flash(sentence(error), "error")
+        return redirect(url_for("camera.page", game_id=game_id), 303)
+    return redirect(url_for("hands.review_photo", game_id=game_id, photo_id=photo_id), 303)

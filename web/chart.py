@@ -5,7 +5,8 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
-WIDTH, HEIGHT, MARGIN = 320, 160, 24
+WIDTH, HEIGHT, MARGIN = 320, 170, 24
+LEGEND = 22        # the legend has its own band above the plot, so it never overlaps the target line
 COLOURS = ("#1f6feb", "#d1242f")
 
 
@@ -19,7 +20,7 @@ def running_totals_svg(players: Sequence[str], running_totals: Sequence[Sequence
         return MARGIN + (WIDTH - 2 * MARGIN) * index / steps
 
     def y(value: int) -> float:
-        return HEIGHT - MARGIN - (HEIGHT - 2 * MARGIN) * value / top
+        return HEIGHT - MARGIN - (HEIGHT - 2 * MARGIN - LEGEND) * value / top
 
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'aria-label="Running totals chart" xmlns="http://www.w3.org/2000/svg">',
@@ -31,7 +32,9 @@ def running_totals_svg(players: Sequence[str], running_totals: Sequence[Sequence
     for player, values in enumerate(points_by_player):
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         parts.append(f'<polyline fill="none" stroke="{COLOURS[player]}" stroke-width="2" points="{path}"/>')
-        parts.append(f'<text x="{MARGIN + 4}" y="{14 + 12 * player}" font-size="11" '
+        legend_x = MARGIN + player * (WIDTH - 2 * MARGIN) / 2
+        parts.append(f'<rect x="{legend_x:.1f}" y="8" width="10" height="10" fill="{COLOURS[player]}"/>'
+                     f'<text class="legend" x="{legend_x + 14:.1f}" y="17" font-size="11" '
                      f'fill="{COLOURS[player]}">{escape(players[player])}: {values[-1]}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -5,7 +5,7 @@ import csv
 import io
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
-                   url_for)
+                   session, url_for)
 
 from . import scoring, store
 from .chart import running_totals_svg
@@ -78,7 +78,7 @@ def new_game():
         try:
             players, rules_json, target = parse_new_game_form(request.form)
         except ValueError as error:
-            flash(str(error))
+            flash(str(error), "error")
             return render_template("new_game.html", fields=scoring.rule_fields(request.form),
                                    presets=scoring.preset_names(), form=request.form,
                                    preset_target=scoring.preset_target(request.form.get("preset"))), 400
@@ -99,7 +99,19 @@ def sheet(game_id: int):
     sheet = sheet_for(game)
     return render_template("sheet.html", game=game, sheet=sheet,
                            chart_svg=running_totals_svg(sheet.players, sheet.running_totals, game["target"]),
-                           camera_on=bool(current_camera_source()))
+                           camera_on=bool(current_camera_source()), photos=store.kept_photo_ids(game_id),
+                           undone=undone_hand(game_id, len(sheet.rows)))
+
+
+UNDONE_KEY = "undone_hand"
+
+
+def undone_hand(game_id: int, hand_count: int) -> dict | None:
+    """The hand this device undid last in this game, while it can still be put back (no hand since)."""
+    undone = session.get(UNDONE_KEY)
+    if not isinstance(undone, dict) or undone.get("game") != game_id or undone.get("position") != hand_count + 1:
+        return None
+    return undone
 
 
 def current_camera_source() -> str:
@@ -116,22 +128,63 @@ def undo(game_id: int):
     expected = scoring.whole_number(expected_text)
     if expected_text and expected is None:
         abort(400)
-    position = undo_last_hand(game, expected)
+    removed: dict = {}
+    position = undo_last_hand(game, expected, removed)
     if position is None and expected is not None:
         flash(f"Hand {expected} was undone already (the button was pressed twice, or on another device).")
-    else:
-        flash(f"Hand {position} was undone." if position else "There is no hand to undo.")
+    elif position is None:
+        flash("There is no hand to undo.")
+    else:   # the sheet shows "Hand N removed — Restore" instead of a flash
+        session[UNDONE_KEY] = {"game": game_id, "position": position, **removed}
     return redirect(url_for("games.sheet", game_id=game_id))
 
 
-def undo_last_hand(game, expected_position: int | None = None) -> int | None:
+def undo_last_hand(game, expected_position: int | None = None, removed: dict | None = None) -> int | None:
     """Delete the game's latest hand (only if it is ``expected_position``, when given) and update
-    its finished state in one transaction; None when nothing was undone."""
+    its finished state in one transaction; None when nothing was undone. ``removed`` (if given)
+    receives the hand as entered and its kept photo's id, for Restore."""
     with transaction() as connection:
+        last = connection.execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1",
+                                  (game["id"],)).fetchone()
+        photo = connection.execute("SELECT id FROM photo WHERE hand_id = ?", (last["id"],)).fetchone() \
+            if last is not None else None
         position = store.delete_last_hand(connection, game["id"], expected_position)
         store.set_finished(connection, game["id"],
                            scoring.build_sheet(game, _hands(connection, game["id"])).game_over)
+    if position is not None and removed is not None:
+        removed["hand"] = store.HandEntry.from_row(last).to_dict()
+        removed["photo"] = photo["id"] if photo is not None else None
     return position
+
+
+@bp.route("/games/<int:game_id>/restore", methods=("POST",))
+def restore(game_id: int):
+    """Put back the hand this device just undid, at its place (if no hand was added since)."""
+    game = load_game_or_404(game_id)
+    undone = session.pop(UNDONE_KEY, None)
+    if not isinstance(undone, dict) or undone.get("game") != game_id:
+        flash("There is no undone hand to restore here.", "error")
+        return redirect(url_for("games.sheet", game_id=game_id), 303)
+    position = undone["position"]
+    try:
+        entry = store.HandEntry.from_dict(undone["hand"])
+        with transaction() as connection:
+            count = connection.execute("SELECT COUNT(*) FROM hand WHERE game_id = ?", (game_id,)).fetchone()[0]
+            if count != position - 1:
+                raise store.SaveConflict(f"Hand {position} cannot be restored: the sheet changed since "
+                                         "(a hand was added or undone meanwhile).")
+            hand_id, _ = store.write_hand(connection, game_id, entry)
+            if undone.get("photo"):
+                connection.execute("UPDATE photo SET hand_id = ? WHERE id = ? AND game_id = ? AND hand_id IS NULL",
+                                   (hand_id, undone["photo"], game_id))
+            store.set_finished(connection, game_id, scoring.build_sheet(game, _hands(connection, game_id)).game_over)
+    except (ValueError, KeyError, TypeError) as error:
+        message = str(error) if isinstance(error, store.SaveConflict) else \
+            f"Hand {position} cannot be restored; enter it again."
+        flash(message, "error")
+        return redirect(url_for("games.sheet", game_id=game_id), 303)
+    flash(f"Hand {position} restored.")
+    return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"hand-{position}"), 303)
 
 
 def _hands(connection, game_id: int) -> list[store.HandEntry]:
@@ -175,11 +228,14 @@ def export_csv(game_id: int):
     writer = csv.writer(buffer)
     names = [spreadsheet_safe(name) for name in sheet.players]
     writer.writerow(["hand", "knocker", "kind", "winner", "points", f"{names[0]} total", f"{names[1]} total",
-                     f"{names[0]} cards", f"{names[1]} cards"])
+                     f"{names[0]} cards", f"{names[1]} cards", f"{names[0]} deadwood", f"{names[1]} deadwood",
+                     "entered as"])
     for row in sheet.rows:
         writer.writerow([row.position, spreadsheet_safe(row.knocker_name or ""), row.kind,
                          spreadsheet_safe(row.winner_name or ""), row.points, row.totals[0], row.totals[1],
-                         " ".join(row.cards[0]), " ".join(row.cards[1])])
+                         " ".join(row.cards[0]), " ".join(row.cards[1]),
+                         "" if row.deadwood[0] is None else row.deadwood[0],
+                         "" if row.deadwood[1] is None else row.deadwood[1], row.entry])
     if sheet.reckoning:
         writer.writerow([])
         for line in sheet.reckoning:

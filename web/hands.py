@@ -15,7 +15,7 @@ from .games import load_game_or_404, sheet_for
 
 bp = Blueprint("hands", __name__)
 
-LOW_CONFIDENCE = 0.5
+LOW_CONFIDENCE = 0.5     # cards read below this are flagged on the review page
 
 
 # ---------------------------------------------------------------- photos: upload and stored images
@@ -53,7 +53,8 @@ def reading_to_dict(reading) -> dict:
     """The recogniser's reading as plain JSON data (kept with the photo)."""
     return {"image_size": list(reading.image_size),
             "cards": [{"card": c.card, "confidence": round(float(c.confidence), 4),
-                       "boxes": [[round(float(v), 1) for v in box] for box in c.boxes]} for c in reading.cards],
+                       "boxes": [[round(float(v), 1) for v in box] for box in c.boxes],
+                       "runner_ups": list(getattr(c, "runner_ups", ()) or ())} for c in reading.cards],
             "hands": [list(reading.hands[0]), list(reading.hands[1])],
             "split_axis": reading.split_axis, "split_confidence": float(reading.split_confidence),
             "conflicts": list(reading.conflicts)}
@@ -89,13 +90,27 @@ def upload_photo(game_id: int):
     upload = request.files.get("photo")
     replace = replace_position_arg(game_id)
     if upload is None or not upload.filename:
-        flash("Choose a photo first (or take one with the camera).")
-        return redirect(url_for("games.sheet", game_id=game_id)), 303
+        flash("Choose a photo first (or take one with the camera).", "error")
+        return after_upload(url_for("games.sheet", game_id=game_id, _anchor="add-hand"))
     try:
         photo_id = store_photo_for_review(game, upload.read(), "upload", replace)
     except ImageError as error:
-        return render_template("sheet.html", **_sheet_context(game), photo_error=str(error)), photo_error_status(error)
-    return redirect(url_for("hands.review_photo", game_id=game_id, photo_id=photo_id))
+        flash(sentence_of(error), "error")
+        return after_upload(url_for("games.sheet", game_id=game_id, _anchor="add-hand"), photo_error_status(error))
+    return after_upload(url_for("hands.review_photo", game_id=game_id, photo_id=photo_id))
+
+
+def sentence_of(error: Exception) -> str:
+    return scoring.sentence(error)
+
+
+def after_upload(location: str, error_status: int | None = None):
+    """Redirect (303: a refresh never sends the photo again). The page's own upload (with its progress
+    bar) asks with ``X-Upload-Progress`` and gets the address as JSON, so the flash waits for that page."""
+    if request.headers.get("X-Upload-Progress"):
+        from flask import jsonify
+        return jsonify(location=location, error=error_status is not None), 200
+    return redirect(location, 303)
 
 
 def photo_error_status(error: ImageError) -> int:
@@ -103,14 +118,6 @@ def photo_error_status(error: ImageError) -> int:
     if isinstance(error, (recognition.RecognitionUnavailable, recognition.ServerBusy)):
         return 503
     return 422 if isinstance(error, recognition.ReadingError) else 400
-
-
-def _sheet_context(game) -> dict:
-    from .chart import running_totals_svg
-    from .games import current_camera_source
-    sheet = sheet_for(game)
-    return {"game": game, "sheet": sheet, "camera_on": bool(current_camera_source()),
-            "chart_svg": running_totals_svg(sheet.players, sheet.running_totals, game["target"])}
 
 
 @bp.route("/photos/<int:photo_id>.jpg")
@@ -125,30 +132,82 @@ def photo_image(photo_id: int):
 
 # ---------------------------------------------------------------- review and confirm
 
-def photo_view(photo) -> dict:
-    """What the review page draws over the photo: every card's boxes, label and confidence."""
+CONFLICT_CARD = re.compile(r"^([2-9TJQKA][shdc])(?: or ([2-9TJQKA][shdc]))?\b")
+
+
+def conflict_cards(conflicts) -> set[str]:
+    """The cards a reading's conflicts name ("Ts or Tc: the two corners ...", "9h seen in 2 places ...")."""
+    named: set[str] = set()
+    for text in conflicts:
+        match = CONFLICT_CARD.match(str(text))
+        if match:
+            named.update(code for code in match.groups() if code)
+    return named
+
+
+def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+               groups=None) -> dict:
+    """What the review page draws over the photo: one entry per card (not per corner) with its boxes,
+    its meld colour, and whether the reader is unsure of it (low confidence or named in a conflict)."""
+    from vision.cli import UNSURE_SPLIT
     reading = json.loads(photo["reading_json"])
     width, height = reading["image_size"]
-    boxes = []
-    for card in reading["cards"]:
-        for box in card["boxes"]:
-            boxes.append({"card": card["card"], "confidence": card["confidence"],
-                          "low": card["confidence"] < LOW_CONFIDENCE,
-                          "x": box[0], "y": box[1], "w": box[2] - box[0], "h": box[3] - box[1]})
-    low = sorted({card["card"] for card in reading["cards"] if card["confidence"] < LOW_CONFIDENCE})
-    return {"id": photo["id"], "width": width, "height": height, "boxes": boxes, "low_cards": low,
-            "conflicts": reading.get("conflicts", []), "split_confidence": reading.get("split_confidence", 0.0),
+    conflicts = [str(text) for text in reading.get("conflicts", [])]
+    in_conflict = conflict_cards(conflicts)
+    hands = hands if hands is not None else (tuple(reading["hands"][0]), tuple(reading["hands"][1]))
+    colour_of: dict[str, int | None] = {}
+    for player_groups in groups or ((), ()):
+        for group in player_groups:
+            for code in group.cards:
+                colour_of[code] = group.colour
+    cards, flagged = [], []
+    for index, card in enumerate(reading["cards"]):
+        code = card["card"]
+        low = card["confidence"] < LOW_CONFIDENCE
+        reasons = []
+        if low:
+            reasons.append(f"{round(card['confidence'] * 100)}% sure")
+        if code in in_conflict:
+            reasons.append(next(text for text in conflicts if code in conflict_cards([text])))
+        player = 0 if code in hands[0] else 1 if code in hands[1] else None
+        view = {"index": index, "card": code, "label": scoring.card_label(code),
+                "confidence": card["confidence"], "flagged": bool(reasons), "why": "; ".join(reasons),
+                "runner_ups": [c for c in card.get("runner_ups", []) if c != code],
+                "player": player, "colour": colour_of.get(code), "deadwood": code in colour_of and colour_of[code] is None,
+                "boxes": [{"x": box[0], "y": box[1], "w": box[2] - box[0], "h": box[3] - box[1]}
+                          for box in card["boxes"]]}
+        cards.append(view)
+        if view["flagged"]:
+            flagged.append(view)
+    split_confidence = float(reading.get("split_confidence", 0.0))
+    return {"id": photo["id"], "width": width, "height": height, "cards": cards, "flagged": flagged,
+            "low_cards": sorted(view["card"] for view in flagged),
+            "corner_count": sum(len(card["boxes"]) for card in reading["cards"]),
+            "conflicts": conflicts, "split_confidence": split_confidence,
+            "split_unsure": split_confidence < UNSURE_SPLIT, "split_axis": reading.get("split_axis", "horizontal"),
             "label_size": max(12, round(min(width, height) / 40))}
 
 
+def parsed_or_empty(cards_text: str) -> tuple[str, ...]:
+    try:
+        return scoring.parse_hand_text(cards_text, "")
+    except ValueError:
+        return ()
+
+
 def render_review(game, *, cards: tuple[str, str], knocker: str, upcard: str, photo=None,
-                  replace: int | None = None, result=None, error: str | None = None, status: int = 200):
+                  replace: int | None = None, result=None, error: str | None = None, status: int = 200,
+                  photo_readonly: bool = False):
     rules = scoring.rules_from_json(game["rules_json"])
+    hands = (parsed_or_empty(cards[0]), parsed_or_empty(cards[1]))
+    groups = result.groups if result is not None and any(result.groups) else scoring.card_groups(hands)
+    view = photo_view(photo, hands, groups) if photo is not None else None
     return render_template(
         "review.html", game=game, cards=cards, knocker=knocker, upcard=upcard, replace=replace,
-        photo=photo_view(photo) if photo is not None else None, result=result, error=error,
+        photo=view, photo_readonly=photo_readonly, result=result, error=error, groups=groups,
+        groups_json=[json.dumps([group.to_dict() for group in player_groups]) for player_groups in groups],
         needs_upcard=scoring.needs_upcard(rules), card_codes=scoring.CARD_CODES,
-        low_cards=photo_view(photo)["low_cards"] if photo is not None else []), status
+        low_cards=view["low_cards"] if view is not None else []), status
 
 
 def get_pending_photo(game_id: int, photo_id: int):
@@ -180,41 +239,85 @@ def submitted_cards(form) -> tuple[str, str]:
     return result[0], result[1]
 
 
-@bp.route("/games/<int:game_id>/review", methods=("POST",))
-def review(game_id: int):
-    """Check the hands and show the engine's result ('preview'), or store the hand ('confirm')."""
-    game = load_game_or_404(game_id)
-    save_token = save_token_arg(request.form.get("save_token"))
-    if request.form.get("action") == "confirm" and store.save_token_used(save_token):
-        return already_saved(game_id)
-    photo_id_text = request.form.get("photo_id", "").strip()
+def review_inputs(game_id: int, values):
+    """The photo (pending), the hand replaced, both hands, knocker and upcard from a form or a query."""
+    photo_id_text = values.get("photo_id", "").strip()
     photo_id = scoring.whole_number(photo_id_text)
     if photo_id_text and photo_id is None:
         abort(404)
     photo = get_pending_photo(game_id, photo_id) if photo_id is not None else None
     replace = replace_position_arg(game_id)
-    cards = submitted_cards(request.form)
-    knocker_text = request.form.get("knocker", "")
-    upcard_text = request.form.get("upcard", "").strip()
-    context = {"cards": cards, "knocker": knocker_text, "upcard": upcard_text, "photo": photo, "replace": replace}
+    return {"cards": submitted_cards(values), "knocker": values.get("knocker", ""),
+            "upcard": values.get("upcard", "").strip(), "photo": photo, "replace": replace}
+
+
+def check_entry(game, context):
+    """The entered hand checked and scored: (entry, result), ValueError with a sentence for people."""
     rules = scoring.rules_from_json(game["rules_json"])
     players = (game["player0"], game["player1"])
+    photo = context["photo"]
+    entry = scoring.showdown_entry(context["cards"], context["knocker"], context["upcard"], rules, players,
+                                   source=photo["source"] if photo is not None else "manual")
+    return entry, scoring.score_entry(entry, rules, players)
+
+
+def review_page(game, context, *, result=None, error=None, status=200):
+    """The review page; when editing a hand that kept its photo, that photo is shown (not sent again)."""
+    readonly = False
+    if context["photo"] is None and context["replace"] is not None:
+        kept = store.kept_photo(game["id"], context["replace"])
+        if kept is not None:
+            context = {**context, "photo": kept}
+            readonly = True
+    return render_review(game, **context, result=result, error=error, status=status, photo_readonly=readonly)
+
+
+@bp.route("/games/<int:game_id>/review/check")
+def check(game_id: int):
+    """The hands checked and scored by the engine (where 'Check score' lands: a GET, safe to reload)."""
+    game = load_game_or_404(game_id)
+    context = review_inputs(game_id, request.args)
     try:
-        entry = scoring.showdown_entry(cards, knocker_text, upcard_text, rules, players,
-                                       source=photo["source"] if photo is not None else "manual")
-        result = scoring.score_entry(entry, rules, players)
+        _, result = check_entry(game, context)
     except ValueError as error:
-        return render_review(game, **context, error=str(error), status=400)
-    if request.form.get("action") != "confirm":
-        return render_review(game, **context, result=result)
+        return review_page(game, context, error=scoring.sentence(error), status=400)
+    return review_page(game, context, result=result)
+
+
+def check_url(game_id: int, context) -> str:
+    args = {"cards0": context["cards"][0], "cards1": context["cards"][1], "knocker": context["knocker"]}
+    if context["upcard"]:
+        args["upcard"] = context["upcard"]
+    if context["photo"] is not None:
+        args["photo_id"] = context["photo"]["id"]
+    if context["replace"] is not None:
+        args["replace"] = context["replace"]
+    return url_for("hands.check", game_id=game_id, **args, _anchor="result")
+
+
+@bp.route("/games/<int:game_id>/review", methods=("POST",))
+def review(game_id: int):
+    """'Check score' redirects to the checked hands (a GET); 'Save hand' stores the hand and goes to the sheet."""
+    game = load_game_or_404(game_id)
+    save_token = save_token_arg(request.form.get("save_token"))
+    confirm = request.form.get("action") == "confirm"
+    if confirm and store.save_token_used(save_token):
+        return already_saved(game_id)
+    context = review_inputs(game_id, request.form)
+    if not confirm:
+        return redirect(check_url(game_id, context), 303)
     try:
-        save_hand(game, entry, replace, photo, save_token)
+        entry, result = check_entry(game, context)
+    except ValueError as error:
+        return review_page(game, context, error=scoring.sentence(error), status=400)
+    try:
+        position = save_hand(game, entry, context["replace"], context["photo"], save_token)
     except store.AlreadySaved:
         return already_saved(game_id)
     except ValueError as error:
-        return render_review(game, **context, error=str(error), status=409)
-    flash(f"Hand saved: {result.summary}")
-    return redirect(url_for("games.sheet", game_id=game_id))
+        return review_page(game, context, error=scoring.sentence(error), status=409)
+    flash(f"Hand {position} saved: {result.summary}")
+    return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"hand-{position}"))
 
 
 def already_saved(game_id: int):
@@ -274,16 +377,16 @@ def counts(game_id: int):
                                      rules, players, request.form.get("upcard", ""))
         result = scoring.score_entry(entry, rules, players)
     except ValueError as error:
-        flash(str(error))
         return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=replace,
-                               needs_upcard=scoring.needs_upcard(rules), form=request.form), 400
+                               needs_upcard=scoring.needs_upcard(rules), form=request.form,
+                               counts_error=scoring.sentence(error)), 400
     try:
-        save_hand(game, entry, replace, save_token=save_token_arg(request.form.get("save_token")))
+        position = save_hand(game, entry, replace, save_token=save_token_arg(request.form.get("save_token")))
     except ValueError as error:
-        flash(str(error))
+        flash(scoring.sentence(error), "error")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
-    flash(f"Hand saved: {result.summary}")
-    return redirect(url_for("games.sheet", game_id=game_id))
+    flash(f"Hand {position} saved: {result.summary}")
+    return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"hand-{position}"))
 
 
 @bp.route("/games/<int:game_id>/hands/void", methods=("POST",))
@@ -294,7 +397,7 @@ def void(game_id: int):
         save_hand(game, store.HandEntry(entry="void"), replace_position_arg(game_id),
                   save_token=save_token_arg(request.form.get("save_token")))
     except ValueError as error:
-        flash(str(error))
+        flash(scoring.sentence(error), "error")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
     flash("Void hand recorded: nobody scores, the same dealer deals again.")
     return redirect(url_for("games.sheet", game_id=game_id))
@@ -309,8 +412,9 @@ def edit(game_id: int, position: int):
         abort(404)
     hand = hands[position - 1]
     if hand.entry == "cards":
-        return render_review(game, cards=(" ".join(hand.cards[0]), " ".join(hand.cards[1])),
-                             knocker=str(hand.knocker), upcard=hand.upcard or "", replace=position)
+        return review_page(game, {"cards": (" ".join(hand.cards[0]), " ".join(hand.cards[1])),
+                                  "knocker": str(hand.knocker), "upcard": hand.upcard or "", "photo": None,
+                                  "replace": position})
     rules = scoring.rules_from_json(game["rules_json"])
     form = {"knocker": str(hand.knocker) if hand.knocker is not None else "",
             "deadwood0": "" if hand.deadwood[0] is None else str(hand.deadwood[0]),

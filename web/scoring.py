@@ -208,13 +208,85 @@ def counts_entry(knocker_text: str, deadwood0: str, deadwood1: str, gin: bool, r
         text = text.strip()
         count = whole_number(text)
         if count is None or count > 100:
-            raise ValueError(f"{players[player]}'s deadwood must be a whole number from 0 to 100, not {text!r}.")
+            shown = f"not {text!r}" if text else "and it was left empty"
+            raise ValueError(f"{players[player]}'s deadwood must be a whole number from 0 to 100, {shown}.")
         counts.append(count)
     return HandEntry(entry="counts", knocker=knocker, deadwood=(counts[0], counts[1]), gin=gin,
                      upcard=parse_upcard(upcard_text, rules))
 
 
 # ---------------------------------------------------------------- scoring through the engine
+
+@dataclass(frozen=True)
+class CardGroup:
+    """Cards that go together on the review page: a meld, the lay-offs onto one meld, or deadwood."""
+    kind: str                      # "meld", "layoff" or "deadwood"
+    cards: tuple[str, ...]
+    colour: int | None             # the meld's colour number (a lay-off takes its meld's); None: deadwood
+    label: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": list(self.cards), "colour": self.colour, "label": self.label}
+
+
+def _codes(cards) -> tuple[str, ...]:
+    return tuple(str(card) for card in cards)
+
+
+def _label_cards(cards) -> str:
+    return " ".join(card_label(code) for code in cards)
+
+
+def card_groups(hands: tuple[tuple[str, ...], tuple[str, ...]], result=None,
+                knocker: int | None = None) -> tuple[tuple[CardGroup, ...], tuple[CardGroup, ...]]:
+    """Each hand's cards as the engine arranged them: melds, then lay-offs, then deadwood.
+
+    With a scored ``result`` its arrangements and lay-offs are used; otherwise each hand's best
+    arrangement (engine.best_arrangement). Every meld gets its own colour number, numbered across
+    both hands; a lay-off has the colour of the meld it goes on. Unreadable hands give no groups.
+    """
+    import engine
+    arrangements: list = [None, None]
+    layoffs = ()
+    if result is not None and result.knocker is not None and result.knocker_arrangement is not None:
+        arrangements[result.knocker] = result.knocker_arrangement
+        arrangements[1 - result.knocker] = result.defender_arrangement
+        layoffs = result.layoffs
+    for player in (0, 1):
+        if arrangements[player] is None and hands[player]:
+            try:
+                arrangements[player] = engine.best_arrangement(hands[player])
+            except ValueError:
+                arrangements[player] = None
+    groups: list[list[CardGroup]] = [[], []]
+    colour_of: dict[tuple[str, ...], int] = {}
+    colour = 0
+    order = (result.knocker, 1 - result.knocker) if result is not None and result.knocker is not None else (0, 1)
+    for player in order:
+        arrangement = arrangements[player]
+        if arrangement is None:
+            continue
+        for meld in arrangement.melds:
+            codes = _codes(meld.cards)
+            colour_of[codes] = colour
+            groups[player].append(CardGroup("meld", codes, colour, f"{meld.kind.capitalize()} {_label_cards(codes)}"))
+            colour += 1
+    if layoffs:
+        defender = 1 - result.knocker
+        by_meld: dict[tuple[str, ...], list[str]] = {}
+        for layoff in layoffs:
+            by_meld.setdefault(_codes(layoff.meld.cards), []).append(str(layoff.card))
+        for meld_codes, cards in by_meld.items():
+            groups[defender].append(CardGroup("layoff", tuple(cards), colour_of.get(meld_codes),
+                                              f"Laid off on {_label_cards(meld_codes)}"))
+    for player in order:
+        arrangement = arrangements[player]
+        if arrangement is not None and arrangement.deadwood:
+            codes = _codes(arrangement.deadwood)
+            groups[player].append(CardGroup("deadwood", codes, None,
+                                            f"Deadwood {arrangement.deadwood_count}"))
+    return tuple(groups[0]), tuple(groups[1])
+
 
 @dataclass(frozen=True)
 class HandView:
@@ -224,6 +296,8 @@ class HandView:
     points: int
     summary: str
     explanation: tuple[str, ...]
+    groups: tuple[tuple[CardGroup, ...], tuple[CardGroup, ...]] = ((), ())
+    deadwood: tuple[int | None, int | None] = (None, None)   # each player's deadwood as scored
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "winner": self.winner, "points": self.points, "summary": self.summary,
@@ -243,10 +317,30 @@ def engine_result(entry: HandEntry, rules: Rules):
 
 
 def _explanation_lines(result) -> tuple[str, ...]:
-    """The engine's explanation, one sentence a line."""
+    """The engine's explanation, one sentence a line (its lay-off sentence is left out: the
+    arrangement lines name the lay-offs with the player's name)."""
     import re
     text = str(result.explanation or "")
-    return tuple(part.strip() for part in re.split(r"(?<=[.:])\s+(?=[A-Z])", text) if part.strip())
+    parts = (part.strip() for part in re.split(r"(?<=[.:])\s+(?=[A-Z])", text))
+    return tuple(part for part in parts if part and not (result.layoffs and part.startswith("The defender lays off")))
+
+
+def sentence(message: object) -> str:
+    """An error for people: starts with a capital, ends with a full stop."""
+    text = str(message).strip()
+    if not text:
+        return "That did not work."
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def _deadwood_by_player(result, entry: HandEntry) -> tuple[int | None, int | None]:
+    if result.knocker is None:
+        return (None, None)
+    values: list[int | None] = [None, None]
+    values[result.knocker] = result.knocker_deadwood
+    values[1 - result.knocker] = result.defender_deadwood
+    return values[0], values[1]
 
 
 def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
@@ -259,7 +353,9 @@ def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
         summary = f"{players[entry.knocker]} knocked: {kind}, no score."
     else:
         summary = f"{players[entry.knocker]} knocked: {kind}; {players[winner]} scores {points}."
-    return HandView(kind, winner, points, summary, _arrangement_lines(result, players) + _explanation_lines(result))
+    groups = card_groups(entry.cards, result) if entry.entry == "cards" else ((), ())
+    return HandView(kind, winner, points, summary, _arrangement_lines(result, players) + _explanation_lines(result),
+                    groups, _deadwood_by_player(result, entry))
 
 
 def _arrangement_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
@@ -275,13 +371,26 @@ def _arrangement_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
         deadwood = " ".join(str(card) for card in arrangement.deadwood) or "none"
         lines.append(f"{players[player]}: {melds}; deadwood {deadwood} = {arrangement.deadwood_count}.")
     if result.layoffs:
-        lines.append(f"{players[1 - result.knocker]} lays off " + ", ".join(str(layoff) for layoff in result.layoffs) + ".")
+        by_meld: dict[str, list[str]] = {}
+        for layoff in result.layoffs:
+            by_meld.setdefault(str(layoff.meld), []).append(str(layoff.card))
+        lines.append(f"{players[1 - result.knocker]} lays off "
+                     + "; ".join(f"{' '.join(cards)} on {meld}" for meld, cards in by_meld.items()) + ".")
     return tuple(lines)
 
 
 def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> HandView:
-    """Score one entered hand; ValueError when the engine says the hand is impossible."""
-    return view_of(engine_result(entry, rules), entry, players)
+    """Score one entered hand; ValueError (a sentence for people) when the engine says the hand is impossible."""
+    try:
+        result = engine_result(entry, rules)
+    except ValueError as error:
+        message = sentence(error)
+        if entry.entry == "counts":
+            message = message.replace("Check the cards", "Check the counts")
+        if entry.knocker is not None:
+            message = message.replace("Cannot knock", f"{players[entry.knocker]} cannot knock", 1)
+        raise ValueError(message) from None
+    return view_of(result, entry, players)
 
 
 # ---------------------------------------------------------------- the sheet
@@ -298,6 +407,7 @@ class SheetRow:
     cards: tuple[tuple[str, ...], tuple[str, ...]]
     explanation: tuple[str, ...]
     hollywood: tuple[tuple[int, int], ...] = ()
+    deadwood: tuple[int | None, int | None] = (None, None)
 
 
 @dataclass(frozen=True)
@@ -331,14 +441,23 @@ class Sheet:
     def next_dealer_name(self) -> str:
         return self.players[self.next_dealer]
 
+    @property
+    def margin(self) -> int | None:
+        """By how many points the winner won: the difference of the reckoning's last line."""
+        if not self.reckoning or self.winner is None:
+            return None
+        final = self.reckoning[-1].amounts
+        return final[self.winner] - final[1 - self.winner]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "hands": [{"position": r.position, "entry": r.entry, "kind": r.kind, "knocker": r.knocker_name,
                        "winner": r.winner_name, "points": r.points, "totals": list(r.totals),
+                       "deadwood": list(r.deadwood),
                        "cards": [list(r.cards[0]), list(r.cards[1])], "explanation": list(r.explanation)}
                       for r in self.rows],
             "totals": list(self.totals), "boxes": list(self.boxes), "next_dealer": self.next_dealer_name,
-            "game_over": self.game_over,
+            "game_over": self.game_over, "margin": self.margin,
             "winner": self.players[self.winner] if self.winner is not None else None,
             "reckoning": [{"label": line.label, "amounts": list(line.amounts)} for line in self.reckoning],
             "hollywood": [{"totals": list(c.totals), "over": c.over,
@@ -369,7 +488,8 @@ def build_sheet(game, hands: list[HandEntry]) -> Sheet:
                              players[entry.knocker] if entry.knocker is not None else None,
                              players[view.winner] if view.winner is not None else None, view.points,
                              (columns[0].totals[0], columns[0].totals[1]), entry.cards, view.explanation,
-                             tuple((c.totals[0], c.totals[1]) for c in columns) if len(columns) > 1 else ()))
+                             tuple((c.totals[0], c.totals[1]) for c in columns) if len(columns) > 1 else (),
+                             view.deadwood))
     return _sheet_from_game(engine_game, players, rules, tuple(rows))
 
 

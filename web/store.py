@@ -43,6 +43,18 @@ class HandEntry:
                    upcard=row["upcard"], deadwood=(row["deadwood0"], row["deadwood1"]),
                    gin=bool(row["gin"]), source=row["source"])
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "HandEntry":
+        """The inverse of ``to_dict`` (KeyError/TypeError/ValueError on damaged data)."""
+        if data["entry"] not in ("cards", "counts", "void"):
+            raise ValueError(f"unknown entry {data['entry']!r}")
+        cards = data.get("cards") or [[], []]
+        deadwood = data.get("deadwood") or [None, None]
+        return cls(entry=data["entry"], knocker=data.get("knocker"),
+                   cards=(tuple(map(str, cards[0])), tuple(map(str, cards[1]))), upcard=data.get("upcard"),
+                   deadwood=(deadwood[0], deadwood[1]), gin=bool(data.get("gin")),
+                   source=str(data.get("source") or "manual"))
+
     def to_dict(self) -> dict[str, Any]:
         return {"entry": self.entry, "knocker": self.knocker, "cards": [list(c) for c in self.cards],
                 "upcard": self.upcard, "deadwood": list(self.deadwood), "gin": self.gin,
@@ -141,6 +153,21 @@ def get_photo(photo_id: int) -> sqlite3.Row | None:
     if not 0 < photo_id <= LARGEST_ID:
         return None
     return get_db().execute("SELECT * FROM photo WHERE id = ?", (photo_id,)).fetchone()
+
+
+def kept_photo(game_id: int, position: int) -> sqlite3.Row | None:
+    """The photo kept with a stored hand (None when it was entered by hand or photos are not kept)."""
+    return get_db().execute(
+        "SELECT photo.* FROM photo JOIN hand ON photo.hand_id = hand.id WHERE hand.game_id = ? AND hand.position = ? "
+        "AND photo.image IS NOT NULL ORDER BY photo.id DESC LIMIT 1", (game_id, position)).fetchone()
+
+
+def kept_photo_ids(game_id: int) -> dict[int, int]:
+    """Hand position -> id of the photo kept with it, for the sheet's hand details."""
+    rows = get_db().execute(
+        "SELECT hand.position, MAX(photo.id) AS photo_id FROM photo JOIN hand ON photo.hand_id = hand.id "
+        "WHERE hand.game_id = ? AND photo.image IS NOT NULL GROUP BY hand.position", (game_id,)).fetchall()
+    return {row["position"]: row["photo_id"] for row in rows}
 
 
 def delete_game(connection: sqlite3.Connection, game_id: int) -> None:

@@ -31,8 +31,9 @@ def test_review_page_boxes_every_card_and_flags_unsure_ones(app, client):
     game_id = new_game(client)
     photo_id = pending_photo(app, game_id)
     page = client.get(f"/games/{game_id}/review/{photo_id}").data.decode()
-    assert page.count('<g class="box') == 19 and page.count('<g class="box low"') == 1
-    assert "Not sure about: 9c" in page
+    assert page.count('<g class="box') == 19 and page.count(' flagged"') == 1    # one box a card
+    assert "1 card to check" in page and "30% sure" in page and 'id="to-check"' in page
+    assert "19 cards read" in page and "corners" not in page.split("cards read")[1][:20]
     assert f'value="{ANN_GIN}"' in page
     image = client.get(f"/photos/{photo_id}.jpg")
     assert image.mimetype == "image/jpeg" and image.data[:2] == b"\xff\xd8"

@@ -113,7 +113,7 @@ def test_webcam_that_cannot_open_says_so(app, client, tmp_path):
     assert client.get("/camera/frame.jpg").status_code == 503
     before = db_dump(app)
     response = client.post(f"/games/{game_id}/camera/capture")
-    assert response.status_code == 400 and b"cannot be opened" in response.data
+    assert response.status_code == 303 and b"cannot be opened" in client.get(response.headers["Location"]).data
     assert db_dump(app) == before
 
 

@@ -70,6 +70,8 @@ def test_manual_cards_preview_shows_the_explanation_then_confirm_stores(client):
     game_id = new_game(client)
     form = {"knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES}
     preview = client.post(f"/games/{game_id}/review", data={**form, "action": "preview"})
+    assert preview.status_code == 303 and "/review/check?" in preview.headers["Location"]   # a GET: safe to reload
+    preview = client.get(preview.headers["Location"])
     assert preview.status_code == 200 and b"Gin" in preview.data and b"55" in preview.data
     assert totals_on_page(client.get(f"/games/{game_id}").data.decode()) == (0, 0)   # nothing stored yet
     client.post(f"/games/{game_id}/review", data={**form, "action": "confirm"})
@@ -150,8 +152,7 @@ def test_hollywood_game_shows_three_columns(client):
     add_counts(client, game_id, 0, 4, 30)
     add_counts(client, game_id, 0, 4, 20)
     page = client.get(f"/games/{game_id}").data.decode()
-    assert "<th>G1</th><th>G2</th><th>G3</th>" in page.replace("\n", "").replace(" ", "") or \
-        all(f"<th>G{n}</th>" in page for n in (1, 2, 3))
+    assert all(f">G{n}</th>" in page for n in (1, 2, 3))
     assert "Game 3" in page
 
 
