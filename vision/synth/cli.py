@@ -28,6 +28,11 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--preview-count", type=int, default=16)
     parser.add_argument("--datasets", type=Path, default=None,
                         help="folder holding decks/, backs/, surfaces/ (default: the repository's datasets/)")
+    parser.add_argument("--deck", action="append", default=[], metavar="NAME",
+                        help="draw only this deck (repeatable): one taught with 'ginscore deck add' or one of "
+                             "'ginscore decks'; used in both splits")
+    parser.add_argument("--instance", type=Path, default=None,
+                        help="instance folder holding taught decks (default: $GINSCORE_INSTANCE or instance/)")
     parser.set_defaults(run=run_synth)
 
 
@@ -38,8 +43,15 @@ def run_synth(args: argparse.Namespace) -> int:
         raise ValueError(f"--count must be at least 1, got {args.count}")
     if not 64 <= args.imgsz <= 4096:
         raise ValueError(f"--imgsz must be between 64 and 4096 pixels, got {args.imgsz}")
+    deck_paths: tuple[Path, ...] = ()
+    if getattr(args, "deck", None):
+        from vision.teach_deck import complete_deck_folder
+
+        deck_paths = tuple(complete_deck_folder(name, getattr(args, "instance", None), args.datasets)
+                           for name in args.deck)
     config = SynthConfig(out=args.out, count=args.count, imgsz=args.imgsz, seed=args.seed,
-                         crops=args.crops, workers=args.workers, datasets_root=args.datasets)
+                         crops=args.crops, workers=args.workers, datasets_root=args.datasets,
+                         deck_paths=deck_paths)
     if args.preview:
         path = draw_preview(config, min(args.preview_count, args.count), args.preview)
         print(f"preview written to {path}")

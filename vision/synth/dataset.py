@@ -43,17 +43,23 @@ class SynthConfig:
     negative_crops_per_scene: int = NEGATIVE_CROPS_PER_SCENE
     workers: int = 0                     # 0: all cores
     datasets_root: Path | None = None    # where decks/, backs/, surfaces/ live
+    deck_paths: tuple[Path, ...] = ()    # only these deck folders, in both splits ('ginscore synth --deck')
 
 
 _STATE: dict = {}
 
 
-def load_synth_assets(root: Path | None = None) -> dict:
-    """Decks by split (faces as BGRA), backs (BGRA) and surface photos (BGR) for the renderer."""
+def load_synth_assets(root: Path | None = None, deck_paths: tuple[Path, ...] = ()) -> dict:
+    """Decks by split (faces as BGRA), backs (BGRA) and surface photos (BGR) for the renderer.
+
+    ``deck_paths``: draw only these deck folders (e.g. a taught deck), in both splits."""
     from vision.synth import decks as deck_assets
 
-    train = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="train")]
-    val = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="val")]
+    if deck_paths:
+        train = val = [_faces_to_bgra(deck_assets.load_deck(Path(folder))) for folder in deck_paths]
+    else:
+        train = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="train")]
+        val = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="val")]
     if not train:
         raise ValueError(f"no training decks found under {root or 'datasets/'}decks: see docs/assets.md")
     if not val:
@@ -73,7 +79,7 @@ def _faces_to_bgra(deck):
 def _init_worker(config: SynthConfig) -> None:
     cv2.setNumThreads(1)
     _STATE["config"] = config
-    _STATE["assets"] = load_synth_assets(config.datasets_root)
+    _STATE["assets"] = load_synth_assets(config.datasets_root, config.deck_paths)
 
 
 def scene_split(config: SynthConfig, index: int) -> str:
@@ -181,7 +187,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
 
 def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) -> Path:
     """A contact sheet of the first ``count`` scenes with boxes and card codes drawn."""
-    assets = load_synth_assets(config.datasets_root)
+    assets = load_synth_assets(config.datasets_root, config.deck_paths)
     tiles = []
     tile = 400
     for i in range(count):

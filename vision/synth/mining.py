@@ -41,7 +41,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
     from vision.detector import load_detector
 
     detector = detector or load_detector()
-    assets = load_synth_assets(config.datasets_root)
+    assets = load_synth_assets(config.datasets_root, config.deck_paths)
     stats = {"scenes": 0, "negatives": 0, "positives": 0}
     indices = range(min(count, config.count))
     if progress:
