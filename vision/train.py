@@ -71,8 +71,11 @@ def _start_weights(explicit: str | None, shipped: Path, scratch_yaml: str) -> st
 def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch: int = 16,
                    device: str | None = None, hours: float | None = None, weights: str | None = None,
                    workers: int = 2, cache: bool | str = False, project: Path = Path("runs"),
-                   name: str = "detector", resume: bool = False, models_dir: Path = MODELS_DIR) -> Path:
-    """Train the one-class corner-index detector; returns the best weights of the run."""
+                   name: str = "detector", resume: bool = False, models_dir: Path = MODELS_DIR,
+                   callbacks: dict | None = None) -> Path:
+    """Train the one-class corner-index detector; returns the best weights of the run.
+
+    ``callbacks``: ultralytics event name -> function(trainer), e.g. a progress bar (``ginscore retrain``)."""
     from ultralytics import YOLO
 
     device = _prepare_device(device)
@@ -94,6 +97,8 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
                 plots=False, verbose=False, patience=100)
     if hours:
         args["time"] = hours
+    for event, function in (callbacks or {}).items():
+        model.add_callback(event, function)
     model.train(**args)
     return run_dir / "weights" / "best.pt"
 
@@ -102,7 +107,7 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
                      batch: int = 128, device: str | None = None, hours: float | None = None,
                      weights: str | None = None, workers: int = 2, cache: bool | str = False,
                      project: Path = Path("runs"), name: str = "classifier", resume: bool = False,
-                     models_dir: Path = MODELS_DIR) -> Path:
+                     models_dir: Path = MODELS_DIR, callbacks: dict | None = None) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
     From scratch: AdamW lr 0.002 with a short warm-up. Fine-tuning trained weights: lr 0.0004 and
@@ -134,6 +139,8 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
                 plots=False, verbose=False, patience=100)
     if hours:
         args["time"] = hours
+    for event, function in (callbacks or {}).items():
+        model.add_callback(event, function)
     model.train(**args)
     return run_dir_best(project / name)
 

@@ -16,6 +16,9 @@ COMMAND_MODULES = (
     "vision.train",        # train
     "vision.synth.cli",    # synth
     "vision.synth.decks",  # decks (contact sheet of the card art)
+    "vision.teach_deck",   # deck add / deck list (teach the reader your own deck)
+    "vision.examples",     # examples (corrected photos kept for retraining)
+    "vision.retrain",      # retrain (fine-tune at the table, install when not worse, --rollback)
     "web.serve_cli",       # serve
 )
 

@@ -1,0 +1,666 @@
+"""``ginscore retrain``: fine-tune the installed models at the table, on this machine's CPU.
+
+One run:
+
+1. measures the installed models on the sets at hand (``real-val``: card recall, precision, exact
+   photos and the cards the review page would flag; ``real-clutter``: rank recall, false cards; the
+   held-out collected examples);
+2. renders fresh synthetic scenes (a share of them with the decks taught by ``ginscore deck add``)
+   and adds the collected examples (``vision/examples.py``: crops for the classifier, and the photos
+   whose every card has its boxes for the detector);
+3. fine-tunes from the installed weights within ``--hours`` (the classifier; the detector too with
+   ``--part both``, or with ``auto`` once enough corrected photos can teach it);
+4. measures the new models the same way and installs them only when they are not worse: on every
+   set recall and precision fall by at most ``--tolerance`` and, over all sets, no fewer cards are
+   read right. The models they replace are kept in ``<models>/previous`` for ``--rollback``.
+
+Progress is shown as one bar over the whole run and written to ``instance/retrain/status.json``
+(the web app's Training page reads it); the report with the before/after numbers goes to
+``instance/retrain/last.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from vision.userdata import retrain_dir
+
+REPO = Path(__file__).resolve().parents[1]
+REAL_VAL = REPO / "datasets" / "real" / "real-val"
+REAL_CLUTTER = REPO / "datasets" / "real" / "real-clutter"
+PREVIOUS = "previous"                 # <models>/previous: the models a retrain replaced
+DETECTOR_SHARE = 1 / 3                # of --hours, when the detector is trained too
+AUTO_DETECTOR_PHOTOS = 20             # 'auto' trains the detector from this many corrected photos on
+SCENES_PER_HOUR = 6000                # synthetic scenes rendered per hour of training budget (default)
+REVIEW_FLAG = 0.5                     # the review page flags cards read below this confidence
+STATUS_FILE = "status.json"
+REPORT_FILE = "last.json"
+LOCK_FILE = "running.pid"
+
+
+class RetrainError(ValueError):
+    """A retrain cannot run as asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class EvalSet:
+    name: str
+    path: Path
+    kind: str          # "labelled" (images/, labels/, classes.txt) or "rank" (labels.csv)
+
+
+@dataclass
+class RetrainConfig:
+    models_dir: Path
+    instance: Path | None = None
+    hours: float = 0.5
+    part: str = "auto"                          # classifier, detector, both, auto
+    scenes: int | None = None                   # default: SCENES_PER_HOUR x hours (200 to 20,000)
+    decks: tuple[str, ...] | None = None        # taught decks to mix in (None: every complete one)
+    deck_share: float = 0.5                     # of the scenes, drawn with the taught decks when any
+    imgsz: int = 640                            # detector training size
+    synth_imgsz: int = 640
+    batch: int = 16
+    workers: int = 2                            # processes rendering scenes
+    eval_sets: tuple[EvalSet, ...] | None = None   # default: real-val, real-clutter (+ held-out examples)
+    held_out: bool = True
+    eval_imgsz: int | None = None
+    tolerance: float = 0.01
+    install: bool = True
+    seed: int | None = None
+    work_dir: Path | None = None
+    status_path: Path | None = None
+    progress_bar: bool = True
+    min_detector_photos: int = AUTO_DETECTOR_PHOTOS
+    extra: dict = field(default_factory=dict)
+
+
+def default_eval_sets(clutter: bool = True) -> tuple[EvalSet, ...]:
+    sets = []
+    if (REAL_VAL / "classes.txt").exists():
+        sets.append(EvalSet("real-val", REAL_VAL, "labelled"))
+    if clutter and (REAL_CLUTTER / "labels.csv").exists():
+        sets.append(EvalSet("real-clutter", REAL_CLUTTER, "rank"))
+    return tuple(sets)
+
+
+# ------------------------------------------------------------------ progress
+
+class Progress:
+    """One bar over the whole run (stages weighted by their expected share) and a status file."""
+
+    def __init__(self, stages: list[tuple[str, float]], status_path: Path | None, bar: bool = True) -> None:
+        total = sum(weight for _, weight in stages) or 1.0
+        self.stages = [(name, weight / total) for name, weight in stages]
+        self.status_path = status_path
+        self.stage = ""
+        self.done_before = 0.0
+        self.fraction = 0.0
+        self.started = time.time()
+        self._written = 0.0
+        self._bar = None
+        if bar:
+            from tqdm import tqdm
+            self._bar = tqdm(total=100, desc="retrain", unit="%", bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+                             "{elapsed} elapsed, {postfix}", file=sys.stderr)
+        self.write("running", "starting")
+
+    def begin(self, stage: str, message: str = "") -> None:
+        names = [name for name, _ in self.stages]
+        index = names.index(stage)
+        self.done_before = sum(weight for _, weight in self.stages[:index])
+        self.stage = stage
+        self.update(0.0, message or stage, force=True)
+
+    def update(self, within: float, message: str | None = None, force: bool = False) -> None:
+        weight = dict(self.stages).get(self.stage, 0.0)
+        self.fraction = min(1.0, self.done_before + weight * max(0.0, min(1.0, within)))
+        if self._bar is not None:
+            self._bar.n = round(100 * self.fraction, 1)
+            self._bar.set_postfix_str(message or self.stage, refresh=False)
+            self._bar.refresh()
+        if force or time.time() - self._written > 2.0:
+            self.write("running", message or self.stage)
+
+    def write(self, state: str, message: str, **extra: Any) -> None:
+        self._written = time.time()
+        if self.status_path is None:
+            return
+        status = {"state": state, "stage": self.stage, "message": message, "fraction": round(self.fraction, 4),
+                  "started": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started)),
+                  "elapsed_s": round(time.time() - self.started), "pid": os.getpid(), **extra}
+        write_json(self.status_path, status)
+
+    def close(self, state: str, message: str, **extra: Any) -> None:
+        if state == "done":
+            self.fraction = 1.0
+        if self._bar is not None:
+            self._bar.n = round(100 * self.fraction, 1)
+            self._bar.set_postfix_str(message[:60], refresh=True)
+            self._bar.close()
+        self.write(state, message, **extra)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(path.suffix + f".{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(data, indent=1) + "\n")
+    os.replace(temporary, path)
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+# ------------------------------------------------------------------ measuring
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha1()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def models_fingerprint(folder: Path) -> str:
+    """A hash of a models folder's weights and settings (what a measurement of it depends on)."""
+    from vision.detector import read_model_settings
+
+    settings = read_model_settings(folder)
+    parts = [_file_digest(settings.detector)]
+    if settings.classifier is not None:
+        parts.append(_file_digest(settings.classifier))
+    card = folder / "model.json"
+    info = read_json(card) if card.exists() else {}
+    if isinstance(info, dict):
+        info.pop("updated", None)
+    parts.append(json.dumps(info, sort_keys=True))
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+
+def _set_fingerprint(eval_set: EvalSet) -> str:
+    files = sorted(p for p in eval_set.path.rglob("*") if p.is_file())
+    return hashlib.sha1("|".join(f"{p.relative_to(eval_set.path)}:{p.stat().st_size}" for p in files).encode()).hexdigest()
+
+
+def _flagged(detector, folder: Path, imgsz: int | None) -> dict[str, int]:
+    """Of the cards read in a labelled folder, how many the review page flags (wrong and right ones)."""
+    from vision.decode import decode_image
+    from vision.detections import canonical_code, read_yolo_labels
+    from vision.evaluate import check_eval_folder
+    from vision.recognise import recognise
+
+    class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
+    counts = {"flagged": 0, "wrong_flagged": 0, "wrong": 0, "right_flagged": 0}
+    for image_path in check_eval_folder(folder):
+        reading = recognise(image_path, detector=detector, imgsz=imgsz, name=image_path.name).reading
+        label_path = folder / "labels" / f"{image_path.stem}.txt"
+        labelled = set(read_yolo_labels(label_path, class_codes, reading.image_size).codes) if label_path.exists() else set()
+        for card in reading.cards:
+            low = card.confidence < REVIEW_FLAG
+            counts["flagged"] += low
+            if card.card in labelled:
+                counts["right_flagged"] += low
+            else:
+                counts["wrong"] += 1
+                counts["wrong_flagged"] += low
+    return counts
+
+
+def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[str, Any]:
+    """The numbers of one set: cards right / labelled / read, recall, precision, exact photos, flags."""
+    from vision import evaluate
+
+    start = time.perf_counter()
+    if eval_set.kind == "rank":
+        result = evaluate.evaluate_rank_folder(eval_set.path, detector=detector, imgsz=imgsz)
+        right = sum(p["cards_right"] for p in result["photos"])
+        labelled = sum(p["cards_labelled"] for p in result["photos"])
+        read = sum(p["cards_read"] for p in result["photos"])
+        numbers = {"right": right, "labelled": labelled, "read": read, "recall": result["rank_recall"],
+                   "precision": result["rank_precision"], "photos_exact": result["photos_exact"],
+                   "photos": result["n_photos"], "false_cards": result["false_cards"],
+                   "flagged": result["wrong_cards_flagged"] + result["right_cards_flagged"],
+                   "wrong_flagged": result["wrong_cards_flagged"], "wrong": result["wrong_cards"],
+                   "right_flagged": result["right_cards_flagged"], "measure": "rank"}
+    else:
+        result = evaluate.evaluate_folder(eval_set.path, detector=detector, imgsz=imgsz)
+        right = sum(p["cards_right"] for p in result["photos"])
+        labelled = sum(p["cards_labelled"] for p in result["photos"])
+        read = sum(p["cards_read"] for p in result["photos"])
+        numbers = {"right": right, "labelled": labelled, "read": read, "recall": result["card_recall"],
+                   "precision": result["card_precision"], "photos_exact": result["photos_exact"],
+                   "photos": result["n_photos"], "false_cards": read - right, "map50": result["map50"],
+                   "classifier_alone": result.get("classifier_accuracy_on_labelled_boxes"),
+                   "measure": "card", **_flagged(detector, eval_set.path, imgsz)}
+    numbers["seconds"] = round(time.perf_counter() - start, 1)
+    return numbers
+
+
+def measure(models_folder: Path, sets: tuple[EvalSet, ...], imgsz: int | None = None,
+            cache_path: Path | None = None, on_set: Callable[[int, str], None] | None = None) -> dict[str, Any]:
+    """Every set's numbers for a models folder (remembered in ``cache_path`` by the models' and sets' hashes)."""
+    from vision.detector import load_detector
+
+    fingerprint = models_fingerprint(models_folder)
+    cache = (read_json(cache_path) if cache_path is not None else None) or {}
+    detector = None
+    results = {}
+    for number, eval_set in enumerate(sets):
+        if on_set is not None:
+            on_set(number, eval_set.name)
+        key = f"{fingerprint}:{eval_set.name}:{_set_fingerprint(eval_set)}:{imgsz}"
+        if key in cache:
+            results[eval_set.name] = cache[key]
+            continue
+        detector = detector or load_detector(models_folder)
+        results[eval_set.name] = measure_set(detector, eval_set, imgsz)
+        cache[key] = results[eval_set.name]
+        if cache_path is not None and eval_set.name != "held-out examples":
+            write_json(cache_path, cache)
+    return results
+
+
+def decide(before: dict[str, Any], after: dict[str, Any], tolerance: float = 0.01) -> tuple[bool, list[str]]:
+    """Whether the new models are not worse: on every set measured both times recall and precision fall
+    by at most ``tolerance``, and over all of them no fewer cards are read right. Returns (install, reasons)."""
+    common = [name for name in before if name in after]
+    if not common:
+        return False, ["nothing to measure on: no evaluation set was available, so nothing is installed"]
+    reasons = []
+    for name in common:
+        b, a = before[name], after[name]
+        for key in ("recall", "precision"):
+            if a[key] < b[key] - tolerance:
+                reasons.append(f"{name}: {key} {b[key]:.4f} -> {a[key]:.4f} (falls by more than {tolerance:g})")
+    right_before = sum(before[name]["right"] for name in common)
+    right_after = sum(after[name]["right"] for name in common)
+    if right_after < right_before:
+        reasons.append(f"fewer cards read right over all sets: {right_before} -> {right_after}")
+    return not reasons, reasons
+
+
+# ------------------------------------------------------------------ installing and rolling back
+
+def model_files(folder: Path) -> list[str]:
+    """The files a models folder's reader is made of: model.json and the weights it names."""
+    info = read_json(folder / "model.json") or {}
+    names = ["model.json"] if (folder / "model.json").exists() else []
+    for key, default in (("detector", "card_index_detector.pt"), ("classifier", "card_index_classifier.pt")):
+        name = info.get(key, default) if key in info else default
+        if name and (folder / name).exists():
+            names.append(name)
+    return names
+
+
+def install_candidate(candidate: Path, models_dir: Path, parts: tuple[str, ...]) -> Path:
+    """Copy the candidate's trained weights and model.json into ``models_dir``; the replaced files go to
+    ``models_dir/previous`` (one level: the latest replaced models). Returns that folder."""
+    from vision.detector import _load
+
+    previous = models_dir / PREVIOUS
+    if previous.exists():
+        shutil.rmtree(previous)
+    previous.mkdir(parents=True)
+    for name in model_files(models_dir):
+        shutil.copy2(models_dir / name, previous / name)
+    info = read_json(candidate / "model.json") or {}
+    for part in parts:
+        name = info.get(part)
+        if name:
+            shutil.copyfile(candidate / name, models_dir / name)
+    shutil.copyfile(candidate / "model.json", models_dir / "model.json")
+    _load.cache_clear()          # a running web app loads the new models on its next photo
+    return previous
+
+
+def rollback(models_dir: Path) -> list[str]:
+    """Put back the models the last retrain replaced (and keep the replaced ones there: a second rollback undoes it)."""
+    from vision.detector import _load
+
+    previous = models_dir / PREVIOUS
+    names = model_files(previous) if previous.is_dir() else []
+    if not names:
+        raise RetrainError(f"nothing to roll back to: {previous} holds no models (no retrain has installed any)")
+    swap = models_dir / f".{PREVIOUS}-swap"
+    if swap.exists():
+        shutil.rmtree(swap)
+    swap.mkdir()
+    for name in model_files(models_dir):
+        shutil.copy2(models_dir / name, swap / name)
+    for name in names:
+        shutil.copy2(previous / name, models_dir / name)
+    shutil.rmtree(previous)
+    swap.rename(previous)
+    _load.cache_clear()
+    return names
+
+
+# ------------------------------------------------------------------ the run
+
+def _taught_deck_paths(config: RetrainConfig) -> list[Path]:
+    from vision.teach_deck import complete_deck_folder, list_taught_decks
+
+    if config.decks is not None:
+        return [complete_deck_folder(name, config.instance) for name in config.decks]
+    return [Path(deck["folder"]) for deck in list_taught_decks(config.instance) if deck["complete"]]
+
+
+def _parts(config: RetrainConfig, detector_photos: int, two_stage: bool) -> tuple[str, ...]:
+    if config.part == "auto":
+        parts = ("detector",) if detector_photos >= config.min_detector_photos else ()
+        return parts + (("classifier",) if two_stage else ())
+    parts = ("detector", "classifier") if config.part == "both" else (config.part,)
+    if "classifier" in parts and not two_stage:
+        raise RetrainError("the installed reader is a 52-class detector without a crop classifier; retrain "
+                           "--part detector")
+    return parts
+
+
+def acquire_lock(folder: Path) -> Path:
+    """One retrain at a time per instance folder; RetrainError naming the running one otherwise."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / LOCK_FILE
+    try:
+        descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        pid = running_pid(folder)
+        if pid is not None:
+            raise RetrainError(f"a retrain is already running (process {pid}); wait for it or stop it") from None
+        lock.unlink(missing_ok=True)
+        descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(str(os.getpid()))
+    return lock
+
+
+def running_pid(folder: Path) -> int | None:
+    """The process of the retrain running on an instance folder, if any."""
+    try:
+        pid = int((folder / LOCK_FILE).read_text().strip())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    return pid
+
+
+def retrain(config: RetrainConfig) -> dict[str, Any]:
+    """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
+    from vision import examples
+    from vision.detector import ModelError, read_model_settings
+
+    if not 0 < config.hours <= 24:
+        raise RetrainError(f"--hours {config.hours}: give a budget above 0 and at most 24 (e.g. 0.5)")
+    if config.part not in ("auto", "classifier", "detector", "both"):
+        raise RetrainError(f"--part {config.part}: use auto, classifier, detector or both")
+    if not 0 <= config.deck_share <= 1:
+        raise RetrainError(f"--deck-share {config.deck_share}: give a fraction from 0 to 1")
+    models_dir = Path(config.models_dir)
+    try:
+        settings = read_model_settings(models_dir)
+    except ModelError as error:
+        raise RetrainError(f"{error}; retrain starts from installed models") from None
+    folder = retrain_dir(config.instance)
+    lock = acquire_lock(folder)
+    started = time.time()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    work = Path(config.work_dir or folder / f"run-{stamp}")
+    status_path = config.status_path or folder / STATUS_FILE
+    progress = None
+    try:
+        collected = examples.summary(config.instance)
+        parts = _parts(config, collected["detector_photos"], settings.classifier is not None)
+        deck_paths = _taught_deck_paths(config)
+        sets = tuple(config.eval_sets if config.eval_sets is not None else default_eval_sets())
+        held_out = examples.write_held_out_folder(config.instance, work / "held-out") if config.held_out else None
+        if held_out is not None:
+            sets = sets + (EvalSet("held-out examples", held_out, "labelled"),)
+        scenes = config.scenes or int(min(20000, max(200, SCENES_PER_HOUR * config.hours)))
+        hours_detector = config.hours * (DETECTOR_SHARE if len(parts) == 2 else 1.0) if "detector" in parts else 0.0
+        hours_classifier = config.hours - hours_detector if "classifier" in parts else 0.0
+        train_minutes = config.hours * 60
+        stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", scenes / 600 + 0.2)]
+        stages += [("train detector", hours_detector * 60)] if hours_detector else []
+        stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
+        stages += [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
+        progress = Progress(stages, status_path, config.progress_bar)
+        timings: dict[str, float] = {}
+        cache = folder / "measurements.json"
+
+        progress.begin("measure before", "measuring the installed models")
+        t = time.time()
+        before = measure(models_dir, sets, config.eval_imgsz, cache,
+                         on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (before)"))
+        timings["measure_before_min"] = (time.time() - t) / 60
+
+        progress.begin("render scenes", f"rendering {scenes} scenes")
+        t = time.time()
+        data = work / "data"
+        data_counts = render_training_data(config, data, scenes, deck_paths, crops="classifier" in parts,
+                                           progress=lambda f: progress.update(f, "rendering scenes"))
+        data_counts["examples"] = examples.add_to_dataset(config.instance, data, detector="detector" in parts,
+                                                          crops="classifier" in parts)
+        timings["render_min"] = (time.time() - t) / 60
+
+        from vision import train
+
+        trained: dict[str, Path] = {}
+        runs = work / "runs"
+        if "detector" in parts:
+            progress.begin("train detector", "fine-tuning the detector")
+            t = time.time()
+            trained["detector"] = train.train_detector(
+                data / "data.yaml", epochs=100, imgsz=config.imgsz, batch=config.batch, device="cpu",
+                hours=hours_detector, weights=str(models_dir / (read_json(models_dir / "model.json") or {}).get(
+                    "detector", train.DETECTOR_FILE)), workers=min(2, config.workers), project=runs,
+                name="detector", models_dir=models_dir,
+                callbacks=_progress_callbacks(progress, hours_detector, "detector"))
+            timings["train_detector_min"] = (time.time() - t) / 60
+        channels = None
+        if "classifier" in parts:
+            progress.begin("train classifier", "fine-tuning the classifier")
+            t = time.time()
+            trained["classifier"] = train.train_classifier(
+                data / "crops", epochs=100, device="cpu", hours=hours_classifier, workers=min(2, config.workers),
+                project=runs, name="classifier", models_dir=models_dir, batch=max(config.batch, 64),
+                callbacks=_progress_callbacks(progress, hours_classifier, "classifier"))
+            channels, _, _ = train.classifier_channel_order(trained["classifier"], data / "crops" / "val")
+            timings["train_classifier_min"] = (time.time() - t) / 60
+
+        candidate = work / "candidate"
+        make_candidate(models_dir, candidate, trained, channels)
+        progress.begin("measure after", "measuring the new models")
+        t = time.time()
+        after = measure(candidate, sets, config.eval_imgsz, cache,
+                        on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (after)"))
+        timings["measure_after_min"] = (time.time() - t) / 60
+
+        progress.begin("install", "deciding")
+        better, reasons = decide(before, after, config.tolerance)
+        installed = bool(better and config.install)
+        if installed:
+            install_candidate(candidate, models_dir, tuple(trained))
+        decision = ("installed" if installed else
+                    "not installed (--no-install)" if better else "refused: " + "; ".join(reasons))
+        report = {
+            "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "models_dir": str(models_dir), "work_dir": str(work),
+            "parts": list(trained), "hours": config.hours, "scenes": scenes,
+            "taught_decks": [p.name for p in deck_paths], "data": data_counts, "collected": {
+                k: collected[k] for k in ("photos", "detector_photos", "held_out", "boxes", "corrected", "negatives")},
+            "before": before, "after": after, "not_worse": better, "reasons": reasons, "installed": installed,
+            "decision": decision, "minutes": round((time.time() - started) / 60, 1),
+            "timings_min": {k: round(v, 1) for k, v in timings.items()},
+            "rollback": f"ginscore retrain --rollback --models-dir {models_dir}" if installed else None,
+        }
+        write_json(work / "report.json", report)
+        write_json(folder / REPORT_FILE, report)
+        with open(folder / "history.jsonl", "a") as handle:
+            handle.write(json.dumps({k: report[k] for k in ("finished", "parts", "installed", "decision", "minutes")}) + "\n")
+        progress.close("done", decision, report=str(folder / REPORT_FILE))
+        return report
+    except BaseException as error:
+        if progress is not None:
+            message = str(error) if isinstance(error, (ValueError, FileNotFoundError)) else f"failed: {error!r}"
+            progress.close("failed", "stopped" if isinstance(error, KeyboardInterrupt) else message)
+        raise
+    finally:
+        lock.unlink(missing_ok=True)
+
+
+def _progress_callbacks(progress: Progress, hours: float, what: str) -> dict[str, Callable]:
+    start = time.time()
+
+    def on_batch(trainer) -> None:
+        elapsed = time.time() - start
+        progress.update(elapsed / max(hours * 3600, 1e-6),
+                        f"fine-tuning the {what}: epoch {trainer.epoch + 1}, {elapsed / 60:.1f} of {hours * 60:.0f} min")
+
+    return {"on_train_batch_end": on_batch}
+
+
+def render_training_data(config: RetrainConfig, out: Path, scenes: int, deck_paths: list[Path], crops: bool,
+                         progress: Callable[[float], None] | None = None) -> dict[str, int]:
+    """Fresh scenes into ``out``: the library's decks, and ``deck_share`` of them with the taught decks."""
+    from vision.synth.dataset import SynthConfig, generate
+
+    seed = config.seed if config.seed is not None else int(time.time()) % 1_000_000
+    taught = int(round(scenes * config.deck_share)) if deck_paths else 0
+    counts = {"scenes": 0, "taught_scenes": taught, "seed": seed}
+    batches = [(scenes - taught, seed, ())] + ([(taught, seed + 1, tuple(deck_paths))] if taught else [])
+    done = 0
+    for count, batch_seed, decks in batches:
+        if count <= 0:
+            continue
+        stats = generate(SynthConfig(out=out, count=count, imgsz=config.synth_imgsz, seed=batch_seed, crops=crops,
+                                     workers=config.workers, deck_paths=decks), progress=False)
+        done += count
+        counts["scenes"] += stats["scenes"]
+        if progress is not None:
+            progress(done / scenes)
+    from vision.synth.dataset import write_data_yaml
+
+    write_data_yaml(out)
+    return counts
+
+
+def make_candidate(models_dir: Path, candidate: Path, trained: dict[str, Path], channels: str | None) -> Path:
+    """A models folder with the current settings, the new weights and the installed ones not retrained."""
+    from vision.train import install_weights
+
+    if candidate.exists():
+        shutil.rmtree(candidate)
+    candidate.mkdir(parents=True)
+    for name in model_files(models_dir):
+        if name.endswith(".onnx"):
+            continue
+        shutil.copy2(models_dir / name, candidate / name)
+    install_weights(trained.get("detector"), trained.get("classifier"), candidate, classifier_channels=channels)
+    return candidate
+
+
+# ------------------------------------------------------------------ command line
+
+def add_commands(commands: "argparse._SubParsersAction") -> None:
+    parser = commands.add_parser(
+        "retrain", help="fine-tune the models on fresh scenes, taught decks and corrected photos (CPU)",
+        description="Fine-tune the installed models on this machine's CPU: fresh synthetic scenes, the decks "
+                    "taught with 'ginscore deck add' and the photos corrected in the web app ('ginscore "
+                    "examples'). Measures before and after (real-val, real-clutter, held-out examples) and "
+                    "installs the new models only when they are not worse; --rollback puts the previous back.")
+    parser.add_argument("--hours", type=float, default=0.5, help="training budget in hours (default 0.5)")
+    parser.add_argument("--part", choices=["auto", "classifier", "detector", "both"], default="auto",
+                        help="what to fine-tune; auto: the classifier, and the detector too once "
+                             f"{AUTO_DETECTOR_PHOTOS} corrected photos can teach it (default)")
+    parser.add_argument("--scenes", type=int, default=None,
+                        help=f"synthetic scenes to render (default {SCENES_PER_HOUR} per hour of budget)")
+    parser.add_argument("--deck", action="append", default=None, metavar="NAME",
+                        help="taught deck to mix in (repeatable; default: every complete taught deck)")
+    parser.add_argument("--deck-share", type=float, default=0.5,
+                        help="share of the scenes drawn with the taught decks (default 0.5)")
+    parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
+    parser.add_argument("--no-clutter", action="store_true", help="do not measure on real-clutter (faster)")
+    parser.add_argument("--eval", action="append", default=None, type=Path, metavar="DIR",
+                        help="measure on this labelled folder instead of real-val/real-clutter (repeatable)")
+    parser.add_argument("--eval-imgsz", type=int, default=None, help="reading size when measuring (default: model.json)")
+    parser.add_argument("--tolerance", type=float, default=0.01,
+                        help="largest fall in recall or precision on one set still counted as not worse (default 0.01)")
+    parser.add_argument("--no-install", action="store_true", help="measure, but leave the installed models alone")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--models-dir", type=Path, default=None,
+                        help="models folder to start from and install into (default: $GINSCORE_MODELS or models/)")
+    parser.add_argument("--instance", type=Path, default=None,
+                        help="instance folder with examples/ and decks/ (default: $GINSCORE_INSTANCE or instance/)")
+    parser.add_argument("--work-dir", type=Path, default=None, help="where the run's data and weights go "
+                        "(default: instance/retrain/run-<time>)")
+    parser.add_argument("--rollback", action="store_true", help="put back the models the last retrain replaced")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run_retrain)
+
+
+def run_retrain(args: argparse.Namespace) -> int:
+    from vision.detector import models_dir as default_models_dir
+
+    models_dir = Path(args.models_dir or default_models_dir())
+    if args.rollback:
+        names = rollback(models_dir)
+        print(f"rolled back {models_dir}: {', '.join(names)} restored (the replaced ones are in "
+              f"{models_dir / PREVIOUS}; --rollback again undoes this)")
+        return 0
+    sets = None
+    if args.eval:
+        sets = []
+        for folder in args.eval:
+            from vision.evaluate import check_eval_folder, is_rank_folder
+            if not folder.is_dir():
+                raise FileNotFoundError(f"--eval {folder}: no such folder")
+            if is_rank_folder(folder):
+                sets.append(EvalSet(folder.name, folder, "rank"))
+            else:
+                check_eval_folder(folder)
+                sets.append(EvalSet(folder.name, folder, "labelled"))
+        sets = tuple(sets)
+    elif args.no_clutter:
+        sets = default_eval_sets(clutter=False)
+    if args.scenes is not None and not 10 <= args.scenes <= 100000:
+        raise ValueError(f"--scenes {args.scenes}: give 10 to 100000")
+    config = RetrainConfig(models_dir=models_dir, instance=args.instance, hours=args.hours, part=args.part,
+                           scenes=args.scenes, decks=tuple(args.deck) if args.deck else None,
+                           deck_share=args.deck_share, imgsz=args.imgsz, workers=max(1, args.workers),
+                           eval_sets=sets, eval_imgsz=args.eval_imgsz, tolerance=args.tolerance,
+                           install=not args.no_install, seed=args.seed, work_dir=args.work_dir,
+                           progress_bar=not args.quiet)
+    report = retrain(config)
+    print(format_report(report))
+    return 0
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [f"retrained {', '.join(report['parts'])} in {report['minutes']} min ({report['scenes']} scenes"
+             + (f", taught decks {', '.join(report['taught_decks'])}" if report["taught_decks"] else "")
+             + f", {report['collected']['photos']} collected photos)"]
+    lines.append(f"{'set':<20} {'':<7} {'right':>11} {'recall':>7} {'precision':>9} {'exact':>7} {'flagged':>8}")
+    for name in report["before"]:
+        for when in ("before", "after"):
+            n = report[when].get(name)
+            if n is None:
+                continue
+            lines.append(f"{name if when == 'before' else '':<20} {when:<7} {n['right']:>5}/{n['labelled']:<5} "
+                         f"{n['recall']:>7.4f} {n['precision']:>9.4f} {n['photos_exact']:>3}/{n['photos']:<3} "
+                         f"{n.get('flagged', 0):>8}")
+    lines.append(f"-> {report['decision']}")
+    if report.get("rollback"):
+        lines.append(f"undo with: {report['rollback']}")
+    return "\n".join(lines)
