@@ -298,13 +298,14 @@ def name_faces(detector, faces: list[np.ndarray], taken: set[str] = frozenset())
 # ------------------------------------------------------------------ asking the user
 
 def confirm_names(cards: list[FoundCard], namings: list[Naming], ask: Callable[[str], str] | None,
-                  taken: set[str] = frozenset(), out=sys.stdout) -> dict[int, str]:
+                  taken: set[str] = frozenset(), out=None) -> dict[int, str]:
     """Face number -> card code, confirmed or corrected by the user (``ask`` None: accept the reader's).
 
     At each prompt: Enter accepts the reader's name, a card code (``Th``, ``10h``) corrects it, ``-``
     leaves the face out. A code given twice is asked again."""
     from vision.detections import canonical_code
 
+    out = out or sys.stdout
     chosen: dict[int, str] = {}
     for i, (card, naming) in enumerate(zip(cards, namings)):
         suggestion = naming.best
@@ -447,12 +448,15 @@ def write_preview(folder: Path, columns: int = 13) -> Path:
 
 
 def teach_deck(name: str, photos: list[Path], *, instance: Path | str | None = None, detector=None,
-               ask: Callable[[str], str] | None = None, faces_only: bool = False, out=sys.stdout) -> dict:
-    """Find, straighten, name (reader + user) and store the cards of ``photos`` in taught deck ``name``."""
+               ask: Callable[[str], str] | None = None, faces_only: bool = False, out=None,
+               models: Path | str | None = None) -> dict:
+    """Find, straighten, name (reader + user) and store the cards of ``photos`` in taught deck ``name``
+    (``detector``: the reader, else the one in ``models``, else the installed one)."""
     from vision.detector import load_detector
     from vision.reading import ImageError
 
     check_deck_name(name)
+    out = out or sys.stdout
     folder = user_decks_dir(instance) / name
     if not photos:
         raise ValueError("give at least one photo of the cards")
@@ -487,7 +491,7 @@ def teach_deck(name: str, photos: list[Path], *, instance: Path | str | None = N
                          "surface and photograph them from above, or give straightened faces with --faces")
     print(f"found {len(cards)} card{'s' if len(cards) != 1 else ''} in {files} "
           f"photo{'s' if files != 1 else ''}; naming them with the current reader...", file=out)
-    detector = detector or load_detector()
+    detector = detector or load_detector(models)
     namings = name_faces(detector, [card.face for card in cards])
     chosen = confirm_names(cards, namings, ask, out=out)
     if not chosen:
@@ -530,13 +534,10 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
 
 
 def run_deck_add(args: argparse.Namespace) -> int:
-    from vision.detector import load_detector
-
     check_deck_name(args.name)
     ask = None if args.yes else stdin_ask
-    detector = load_detector(args.models)
     try:
-        result = teach_deck(args.name, args.photos, instance=args.instance, detector=detector, ask=ask,
+        result = teach_deck(args.name, args.photos, instance=args.instance, models=args.models, ask=ask,
                             faces_only=args.faces)
     except EOFError:
         raise ValueError("no answer to the question (input ended); run it in a terminal, or add --yes to "

@@ -70,13 +70,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from flask_wtf.csrf import CSRFError, CSRFProtect
     csrf = CSRFProtect(app)
 
-    from . import api, camera, games, hands, pin, settings
+    from . import api, camera, games, hands, pin, settings, training
     app.register_blueprint(pin.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(camera.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(training.bp)
     csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
     from .http_safety import add_security_headers, check_host
     app.before_request(check_host)

@@ -349,6 +349,9 @@ def save_hand(game, entry: store.HandEntry, replace: int | None, photo=None, sav
             "SELECT * FROM hand WHERE game_id = ? ORDER BY position", (game["id"],))]
         sheet = scoring.build_sheet(game, hands)
         store.set_finished(connection, game["id"], sheet.game_over)
+    if photo is not None:
+        from .training import collect_example
+        collect_example(game, entry, photo, hand_id)   # corrections become training data (Training page)
     return position
 
 
