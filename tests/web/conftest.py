@@ -125,3 +125,49 @@ def real_val_crop(min_cards: int = 12, max_cards: int = 22) -> tuple[bytes, set[
                     crop.convert("RGB").save(buffer, "JPEG", quality=92)
                     return buffer.getvalue(), inside
     raise LookupError("no real-val crop with that many cards")
+
+
+def real_val_showdown(low_confidence: float = 0.3, split_confidence: float = 0.2):
+    """A real-val crop and a reading of it built from its hand labels (no model): every card with its
+    labelled corner boxes, the two spreads split at the widest gap, one card read at ``low_confidence``
+    and one named in a corner conflict. Returns (jpeg bytes, PhotoReading)."""
+    from PIL import Image
+
+    from vision.reading import CardReading, PhotoReading
+    codes = (REAL_VAL / "classes.txt").read_text().split()
+    image_path = REAL_VAL / "images" / "deal4.jpg"      # this crop holds melds in both groups
+    labels = (REAL_VAL / "labels" / "deal4.txt").read_text().splitlines()
+    with Image.open(image_path) as image:
+        width, height = image.size
+        x0, y0, x1, y1 = int(0.2 * width), int(0.05 * height), int(0.6 * width), int(0.8 * height)
+        crop = image.crop((x0, y0, x1, y1)).convert("RGB")
+    boxes: dict[str, list] = {}
+    for line in labels:
+        class_id, cx, cy, w, h = line.split()
+        cx, cy, w, h = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
+        if x0 + w < cx < x1 - w and y0 + h < cy < y1 - h:
+            boxes.setdefault(codes[int(class_id)], []).append(
+                (cx - w / 2 - x0, cy - h / 2 - y0, cx + w / 2 - x0, cy + h / 2 - y0))
+    order = sorted(boxes, key=lambda code: min(b[0] for b in boxes[code]))
+    hands = (tuple(order[:10]), tuple(order[10:]))
+    low, conflicted = hands[0][1], hands[1][2]
+    other = next(code for code in codes if code[0] == conflicted[0] and code not in boxes)
+    cards = tuple(CardReading(code, low_confidence if code == low else 0.45 if code == conflicted else 0.93,
+                              tuple(boxes[code]), runner_ups=(other,) if code == conflicted else ())
+                  for code in sorted(boxes, key=codes.index))
+    conflicts = (f"{conflicted} or {other}: the two corners of one card read differently (near the middle); "
+                 "check this card",)
+    buffer = io.BytesIO()
+    crop.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue(), PhotoReading(crop.size, cards, hands, "vertical", split_confidence, conflicts)
+
+
+def insert_pending_photo(database: str, game_id: int, jpeg: bytes, reading) -> int:
+    """Store a photo and its reading as an upload waiting for review (in any app's database file)."""
+    from web import create_app, store
+    from web.db import transaction
+    from web.hands import reading_to_dict
+    app = create_app({"DATABASE": database, "TESTING": True, "SECRET_KEY": "test"})
+    with app.app_context(), transaction() as connection:
+        return store.insert_photo(connection, game_id, jpeg, "image/jpeg", reading.image_size[0],
+                                  reading.image_size[1], reading_to_dict(reading), "upload")

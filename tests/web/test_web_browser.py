@@ -82,7 +82,7 @@ def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
     pick(page, 0, ANN_GIN)
     pick(page, 1, BOB_LOSES)
     assert page.text_content('[data-count-for="pick0"]') == "(10 cards)"
-    page.check('#picker-form input[name="knocker"][value="0"]')
+    page.check('#who-knocked input[name="knocker"][value="0"]')
     shot(page, "manual")
     page.click("text=Score these cards")
     assert "gin" in page.text_content("#result") and "55" in page.text_content("#result")
@@ -92,21 +92,21 @@ def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
 
     # hand 2: quick counts; then undo it
     page.click("text=Enter by hand")
-    page.check('#counts-form input[name="knocker"][value="1"]')
+    page.check('#who-knocked input[name="knocker"][value="1"]')
     page.fill('input[name="deadwood0"]', "40")
     page.fill('input[name="deadwood1"]', "3")
-    page.click("#counts-form >> text=Save hand")
+    page.click("#save-counts")
     assert totals(page) == (80, 37)
-    page.click("text=Undo last hand")
+    page.click("#undo")
     assert totals(page) == (80, 0)
 
     # hand 2 again, then a gin that ends the game
     page.click("text=Enter by hand")
-    page.check('#counts-form input[name="knocker"][value="0"]')
+    page.check('#who-knocked input[name="knocker"][value="0"]')
     page.fill('input[name="deadwood0"]', "0")
     page.fill('input[name="deadwood1"]', "20")
-    page.check('#counts-form input[name="gin"]')
-    page.click("#counts-form >> text=Save hand")
+    page.check('input[name="gin"]')
+    page.click("#save-counts")
     assert page.is_visible("#reckoning")
     reckoning = page.text_content("#reckoning")
     assert "Ann wins" in reckoning and "Game bonus" in reckoning and "Rematch" in reckoning
@@ -128,7 +128,7 @@ def test_review_page_moves_and_adds_cards(server, page):
     page.click("text=Enter by hand")
     pick(page, 0, ANN_GIN)
     pick(page, 1, BOB_LOSES.replace("4d", "") + " 5s")             # 5s: wrong card, Dan's 4d missing
-    page.check('#picker-form input[name="knocker"][value="0"]')
+    page.check('#who-knocked input[name="knocker"][value="0"]')
     page.click("text=Score these cards")
     assert "Cat scores 81" in page.text_content("#result")          # 5s instead of 4d: one more deadwood
     page.locator('.chips[data-for="cards1"] .chip[data-card="5s"] button[aria-label^="Remove"]').click()
@@ -138,7 +138,8 @@ def test_review_page_moves_and_adds_cards(server, page):
     assert set(page.input_value("#cards0").split()) == set(BOB_LOSES.split())
     page.click("#swap-sides")
     assert set(page.input_value("#cards0").split()) == set(ANN_GIN.split())
-    page.click("text=Check score")
+    with page.expect_navigation():
+        page.click("#check-score")
     assert "Cat scores 80" in page.text_content("#result")
     page.click("#save-hand")
     assert totals(page) == (80, 0)
@@ -155,6 +156,11 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
     page.click("text=Start the game")
     with page.expect_navigation(timeout=180_000):
         page.set_input_files('input[name="photo"]', str(path))
+        # Real progress: the bytes sent, then the reading with its seconds so far.
+        page.wait_for_function("(document.getElementById('upload-text') || {}).textContent"
+                               " && document.getElementById('upload-text').textContent.includes('Reading the cards')",
+                               timeout=60_000)
+    assert "/photo" not in page.url and "/review/" in page.url      # redirected: a refresh sends nothing again
     assert page.locator("figure.photo .box").count() > 0
     shot(page, "review-photo")
     # fix: remove the first card found from hand 1 and put it in hand 2
@@ -162,7 +168,8 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
     page.locator(f'.chips[data-for="cards0"] .chip[data-card="{first}"] button[aria-label^="Move"]').click()
     assert first in page.input_value("#cards1").split() and first not in page.input_value("#cards0").split()
     page.check('#review-form input[name="knocker"][value="0"]')
-    page.click("text=Check score")
+    with page.expect_navigation():
+        page.click("#check-score")
     assert page.is_visible("#review-error") or page.is_visible("#result")   # the crop is not a real showdown
 
 
@@ -172,29 +179,29 @@ def test_save_hand_sends_once_however_often_it_is_tapped(server, page):
     page.fill('input[name="player1"]', "Hal")
     page.click("text=Start the game")
     page.click("text=Enter by hand")
-    page.check('#counts-form input[name="knocker"][value="0"]')
+    page.check('#who-knocked input[name="knocker"][value="0"]')
     page.fill('input[name="deadwood0"]', "4")
     page.fill('input[name="deadwood1"]', "30")
     # Hold the form's first submission back so the button can be seen disabled, then let it go.
     page.evaluate("""() => {
-        const form = document.getElementById('counts-form');
+        const form = document.getElementById('manual-form');
         form.addEventListener('submit', (event) => {
-            const button = form.querySelector('button.primary');
+            const button = document.getElementById('save-counts');
             const stoppedByTheApp = event.defaultPrevented;
             window.seen = (window.seen || []).concat([[button.disabled, stoppedByTheApp]]);
             if (window.seen.length === 1) event.preventDefault();
         });
     }""")
-    page.click("#counts-form >> text=Save hand")
+    page.click("#save-counts")
     assert page.evaluate("window.seen") == [[True, False]]                   # sent, with the button disabled
-    assert page.is_disabled("#counts-form >> text=Save hand")
-    page.evaluate("document.getElementById('counts-form').requestSubmit()")   # a second tap is stopped
+    assert page.is_disabled("#save-counts")
+    page.evaluate("document.getElementById('manual-form').requestSubmit(document.getElementById('save-counts'))")   # a second tap is stopped
     assert page.evaluate("window.seen") == [[True, False], [True, True]]
     # A real double tap: two clicks as fast as a finger, one hand.
-    page.evaluate("() => { const f = document.getElementById('counts-form'); delete f.dataset.sent;"
+    page.evaluate("() => { const f = document.getElementById('manual-form'); delete f.dataset.sent;"
                   " f.querySelectorAll('button').forEach(b => b.disabled = false); window.seen = [1, 2]; }")
     with page.expect_navigation():
-        page.dblclick("#counts-form >> text=Save hand")
+        page.dblclick("#save-counts")
     assert page.locator("tr.hand-row").count() == 1 and totals(page) == (26, 0)
     game_url = page.url
     page.goto(game_url)
