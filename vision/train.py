@@ -195,6 +195,8 @@ def crops_with_red_and_blue_swapped(crops_dir: Path, out: Path) -> Path:
     (the shipped one, see the model card) keeps reading them when fine-tuned on swapped files."""
     import cv2
 
+    for folder in sorted(crops_dir.glob("*/*/")):   # every class, even one without crops in a small set
+        (out / folder.relative_to(crops_dir)).mkdir(parents=True, exist_ok=True)
     for source in sorted(crops_dir.glob("*/*/*.jpg")):
         target = out / source.relative_to(crops_dir)
         if target.exists() and target.stat().st_mtime >= source.stat().st_mtime:

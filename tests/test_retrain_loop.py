@@ -1,0 +1,120 @@
+"""The whole loop on a tiny budget: rendered photos -> read -> corrected and saved -> retrain -> the new
+models installed or refused by the rule -> rollback. Models live in a temporary copy; models/ is only read."""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.cards import CARD_CODES
+from vision.detector import DEFAULT_MODELS_DIR, DETECTOR_FILE
+from vision.retrain import EvalSet, RetrainConfig, decide, retrain
+from web.cli import main
+
+needs_model = pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/")
+
+
+def copy_models(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    for path in DEFAULT_MODELS_DIR.iterdir():
+        if path.is_file() and path.suffix in (".pt", ".json"):
+            shutil.copy2(path, folder / path.name)
+    return folder
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def render_photos(count: int, seed: int, imgsz: int = 960):
+    """Rendered table photos (BGR) with their labelled index boxes, like a phone would see them."""
+    from vision.synth.dataset import SynthConfig, load_synth_assets, make_scene
+
+    config = SynthConfig(out=Path("unused"), count=count + 1, imgsz=imgsz, seed=seed)
+    assets = load_synth_assets(None)
+    return [make_scene(config, assets, i)[1] for i in range(count)]
+
+
+def numbers(right, labelled, read):
+    return {"right": right, "labelled": labelled, "read": read, "recall": right / labelled, "precision": right / read}
+
+
+def test_the_rule_installs_only_what_is_not_worse():
+    before = {"real-val": numbers(340, 345, 340), "real-clutter": numbers(500, 900, 520)}
+    assert decide(before, {"real-val": numbers(343, 345, 343), "real-clutter": numbers(500, 900, 520)}) == (True, [])
+    assert decide(before, before)[0], "the same numbers are not worse"
+    worse, reasons = decide(before, {"real-val": numbers(343, 345, 343), "real-clutter": numbers(480, 900, 500)})
+    assert not worse and "real-clutter: recall" in reasons[0]
+    fewer, reasons = decide(before, {"real-val": numbers(339, 345, 339), "real-clutter": numbers(500, 900, 520)})
+    assert not fewer and "fewer cards read right" in reasons[0]
+    assert not decide({}, {})[0]
+
+
+@needs_model
+@pytest.mark.slow
+def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
+    import cv2
+
+    from vision.detector import load_detector
+    from vision.examples import collect_example, summary
+    from vision.recognise import read_photo
+    from web.hands import reading_to_dict
+
+    models = copy_models(tmp_path / "models")
+    shipped = digests(models)
+    instance = tmp_path / "instance"
+    reader = load_detector(models)
+    # a few photos read by the shipped reader and "corrected" by the player to what they show
+    for scene in render_photos(4, seed=21):
+        image = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+        reading = read_photo(image, detector=reader, imgsz=640)
+        truth = sorted({label.code for label in scene.labels}, key=CARD_CODES.index)
+        collect_example(instance, image, reading_to_dict(reading), truth, source={"test": True})
+    collected = summary(instance)
+    assert collected["photos"] >= 3 and collected["boxes"] > 10
+
+    # the measuring set: two more rendered photos with their labels (real-val's layout)
+    measuring = tmp_path / "measure"
+    (measuring / "images").mkdir(parents=True)
+    (measuring / "labels").mkdir()
+    (measuring / "classes.txt").write_text("\n".join(CARD_CODES) + "\n")
+    for k, scene in enumerate(render_photos(2, seed=22)):
+        height, width = scene.image.shape[:2]
+        cv2.imwrite(str(measuring / "images" / f"p{k}.jpg"), scene.image)
+        (measuring / "labels" / f"p{k}.txt").write_text("".join(
+            f"{CARD_CODES.index(l.code)} {(l.box[0] + l.box[2]) / 2 / width:.5f} {(l.box[1] + l.box[3]) / 2 / height:.5f} "
+            f"{(l.box[2] - l.box[0]) / width:.5f} {(l.box[3] - l.box[1]) / height:.5f}\n" for l in scene.labels))
+
+    config = RetrainConfig(models_dir=models, instance=instance, hours=0.0015, part="both", scenes=10,
+                           synth_imgsz=160, imgsz=160, batch=4, workers=1, seed=3, progress_bar=False,
+                           eval_sets=(EvalSet("rendered", measuring, "labelled"),), eval_imgsz=640)
+    report = retrain(config)
+    assert report["parts"] == ["detector", "classifier"]
+    assert report["data"]["examples"]["crops"] > 0
+    status = json.loads((instance / "retrain" / "status.json").read_text())
+    assert status["state"] == "done" and status["fraction"] == 1.0
+    assert json.loads((instance / "retrain" / "last.json").read_text())["decision"] == report["decision"]
+    before, after = report["before"], report["after"]
+    assert set(before) >= {"rendered"} and set(before) == set(after)
+    assert report["installed"] == decide(before, after, config.tolerance)[0]
+    if report["installed"]:
+        assert digests(models) != shipped and (models / "previous" / "model.json").exists()
+        assert main(["retrain", "--rollback", "--models-dir", str(models)]) == 0
+        assert digests(models) == shipped, "rollback puts the shipped models back"
+    else:
+        assert digests(models) == shipped, "refused: the installed models are untouched"
+        assert report["decision"].startswith("refused")
+    assert not (DEFAULT_MODELS_DIR / "previous").exists()
+
+
+def test_retrain_says_what_is_wrong(tmp_path, capsys):
+    assert main(["retrain", "--rollback", "--models-dir", str(tmp_path)]) == 2
+    assert "nothing to roll back" in capsys.readouterr().err
+    assert main(["retrain", "--models-dir", str(tmp_path), "--instance", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no detector model" in err and "Traceback" not in err
+    assert main(["retrain", "--hours", "0", "--models-dir", str(tmp_path)]) == 2
+    assert "--hours" in capsys.readouterr().err
