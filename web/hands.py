@@ -185,7 +185,7 @@ def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = No
             "corner_count": sum(len(card["boxes"]) for card in reading["cards"]),
             "conflicts": conflicts, "split_confidence": split_confidence,
             "split_unsure": split_confidence < UNSURE_SPLIT, "split_axis": reading.get("split_axis", "horizontal"),
-            "label_size": max(12, round(min(width, height) / 40))}
+            "label_size": max(14, round(min(width, height) / 24))}
 
 
 def parsed_or_empty(cards_text: str) -> tuple[str, ...]:

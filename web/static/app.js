@@ -126,7 +126,8 @@
       var open = !detail.classList.contains("open");
       detail.classList.toggle("open", open);
       button.setAttribute("aria-expanded", open ? "true" : "false");
-      button.textContent = open ? "\u25be" : "\u25b8";
+      var arrow = button.querySelector("span");
+      if (arrow) arrow.textContent = open ? "\u25be" : "\u25b8";
     }
     button.addEventListener("click", function (event) { event.stopPropagation(); toggle(); });
     button.closest("tr").addEventListener("click", function (event) {
