@@ -195,28 +195,34 @@ def _set_fingerprint(eval_set: EvalSet) -> str:
     return hashlib.sha1("|".join(f"{p.relative_to(eval_set.path)}:{p.stat().st_size}" for p in files).encode()).hexdigest()
 
 
-def _flagged(detector, folder: Path, imgsz: int | None) -> dict[str, int]:
-    """Of the cards read in a labelled folder, how many the review page flags (wrong and right ones)."""
-    from vision.decode import decode_image
-    from vision.detections import canonical_code, read_yolo_labels
-    from vision.evaluate import check_eval_folder
-    from vision.recognise import recognise
+def _evaluate_with_flags(folder: Path, detector, imgsz: int | None) -> tuple[dict[str, Any], dict[str, int]]:
+    """``vision.evaluate.evaluate_folder``, and of the cards it read, how many the review page would flag
+    (confidence below ``REVIEW_FLAG``), wrong and right ones: the readings are recorded as it makes them."""
+    from vision import evaluate
 
-    class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
+    readings = []
+    original = evaluate.reading_from_detections
+
+    def recording(*args, **kwargs):
+        reading = original(*args, **kwargs)
+        readings.append(reading)
+        return reading
+
+    evaluate.reading_from_detections = recording
+    try:
+        result = evaluate.evaluate_folder(folder, detector=detector, imgsz=imgsz)
+    finally:
+        evaluate.reading_from_detections = original
     counts = {"flagged": 0, "wrong_flagged": 0, "wrong": 0, "right_flagged": 0}
-    for image_path in check_eval_folder(folder):
-        reading = recognise(image_path, detector=detector, imgsz=imgsz, name=image_path.name).reading
-        label_path = folder / "labels" / f"{image_path.stem}.txt"
-        labelled = set(read_yolo_labels(label_path, class_codes, reading.image_size).codes) if label_path.exists() else set()
+    for photo, reading in zip(result["photos"], readings):
         for card in reading.cards:
             low = card.confidence < REVIEW_FLAG
+            wrong = card.card in photo["extra"]
             counts["flagged"] += low
-            if card.card in labelled:
-                counts["right_flagged"] += low
-            else:
-                counts["wrong"] += 1
-                counts["wrong_flagged"] += low
-    return counts
+            counts["wrong"] += wrong
+            counts["wrong_flagged"] += low and wrong
+            counts["right_flagged"] += low and not wrong
+    return result, counts
 
 
 def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[str, Any]:
@@ -236,7 +242,7 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
                    "wrong_flagged": result["wrong_cards_flagged"], "wrong": result["wrong_cards"],
                    "right_flagged": result["right_cards_flagged"], "measure": "rank"}
     else:
-        result = evaluate.evaluate_folder(eval_set.path, detector=detector, imgsz=imgsz)
+        result, flags = _evaluate_with_flags(eval_set.path, detector, imgsz)
         right = sum(p["cards_right"] for p in result["photos"])
         labelled = sum(p["cards_labelled"] for p in result["photos"])
         read = sum(p["cards_read"] for p in result["photos"])
@@ -244,7 +250,7 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
                    "precision": result["card_precision"], "photos_exact": result["photos_exact"],
                    "photos": result["n_photos"], "false_cards": read - right, "map50": result["map50"],
                    "classifier_alone": result.get("classifier_accuracy_on_labelled_boxes"),
-                   "measure": "card", **_flagged(detector, eval_set.path, imgsz)}
+                   "measure": "card", "seconds_per_photo": result["seconds_per_photo"], **flags}
     numbers["seconds"] = round(time.perf_counter() - start, 1)
     return numbers
 
