@@ -110,7 +110,7 @@ class Progress:
         if bar:
             from tqdm import tqdm
             self._bar = tqdm(total=100, desc="retrain", unit="%", bar_format="{desc}: {percentage:3.0f}%|{bar}| "
-                             "{elapsed} elapsed, {postfix}", file=sys.stderr)
+                             "{elapsed} elapsed{postfix}", file=sys.stderr)
         self.write("running", "starting")
 
     def begin(self, stage: str, message: str = "") -> None:
@@ -613,6 +613,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
                         "(default: instance/retrain/run-<time>)")
     parser.add_argument("--rollback", action="store_true", help="put back the models the last retrain replaced")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--verbose", action="store_true", help="also show ultralytics' own training output")
     parser.set_defaults(run=run_retrain)
 
 
@@ -620,6 +621,8 @@ def run_retrain(args: argparse.Namespace) -> int:
     from vision.detector import models_dir as default_models_dir
 
     models_dir = Path(args.models_dir or default_models_dir())
+    if not getattr(args, "verbose", False):
+        os.environ.setdefault("YOLO_VERBOSE", "False")   # the progress bar says how far it is
     if args.rollback:
         names = rollback(models_dir)
         print(f"rolled back {models_dir}: {', '.join(names)} restored (the replaced ones are in "
