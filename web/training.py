@@ -49,7 +49,7 @@ def collect_example(game, entry, photo, hand_id: int | None = None) -> None:
         from vision.examples import collect_example as collect
 
         collect(current_app.instance_path, bytes(photo["image"]), json.loads(photo["reading_json"]),
-                [*entry.cards[0], *entry.cards[1]],
+                [*entry.cards[0], *entry.cards[1], *([entry.upcard] if entry.upcard else [])],  # the upcard is a card too
                 source={"game_id": game["id"], "hand_id": hand_id, "photo_id": photo["id"], "from": photo["source"]})
     except Exception:   # a full disk or a damaged reading must not lose the hand
         current_app.logger.exception("could not keep photo %s as a training example", photo["id"])
