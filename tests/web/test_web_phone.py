@@ -76,7 +76,8 @@ def new_game(page, server, player0="Ann", player1="Bob") -> str:
     page.goto(server.url + "/games/new")
     page.fill('input[name="player0"]', player0)
     page.fill('input[name="player1"]', player1)
-    page.click("text=Start the game")
+    with page.expect_navigation():
+        page.click("text=Start the game")
     return page.url
 
 
@@ -87,7 +88,8 @@ def add_counts(page, game_url: str, knocker: int, deadwood0: int, deadwood1: int
     page.fill('input[name="deadwood1"]', str(deadwood1))
     if gin:
         page.check('input[name="gin"]')
-    page.click("#save-counts")
+    with page.expect_navigation():
+        page.click("#save-counts")
 
 
 def add_cards(page, game_url: str, cards0: str, cards1: str, knocker: int) -> None:
@@ -96,8 +98,10 @@ def add_cards(page, game_url: str, cards0: str, cards1: str, knocker: int) -> No
     for player, cards in ((0, cards0), (1, cards1)):
         for code in cards.split():
             page.click(f'label.pick:has(input[name="pick{player}"][value="{code}"]) span')
-    page.click("#score-cards")
-    page.click("#save-hand")
+    with page.expect_navigation():
+        page.click("#score-cards")
+    with page.expect_navigation():
+        page.click("#save-hand")
 
 
 def review_page(page, server, game_url: str) -> int:
@@ -170,6 +174,7 @@ def test_review_flags_unsure_cards_and_links_boxes_and_chips(server, page, size)
     assert page.locator(f'.chip.selected[data-card="{low}"]').count() == 1
     assert page.is_visible("#card-editor") and "% sure" in page.text_content("#editor-why")
     if size == "phone":
+        page.locator("#card-editor").scroll_into_view_if_needed()
         shot(page, "review-phone-editor", full_page=False)
     page.click("#editor-ok")                                          # "It's right": one card fewer to check
     assert page.text_content("#to-check-count") == "1 card to check"
@@ -191,22 +196,27 @@ def test_undo_notice_restores_and_void_asks_first(server, page, size):
     add_counts(page, game_url, 0, 4, 30)
     add_counts(page, game_url, 0, 2, 12)
     assert page.text_content("#total0") == "36"
-    page.click("#undo")
+    with page.expect_navigation():
+        page.click("#undo")
     assert page.is_visible("#undo-notice") and "Hand 2 removed" in page.text_content("#undo-notice")
     assert page.text_content("#total0") == "26"
     shot(page, f"sheet-undo-{size}", full_page=False)
-    page.click("#restore")
+    with page.expect_navigation():
+        page.click("#restore")
     assert page.text_content("#total0") == "36" and page.locator("#undo-notice").count() == 0
     assert "Hand 2 restored" in page.text_content("main")
     # Void asks first; one tap on "Void hand…" stores nothing.
     page.click("#void-confirm summary")
     assert page.locator("tr.hand-row").count() == 2 and page.is_visible("#void-yes")
-    page.click("#void-yes")
+    with page.expect_navigation():
+        page.click("#void-yes")
     assert page.locator("tr.hand-row").count() == 3
     # Delete asks first.
-    page.click("text=Delete game…")
+    with page.expect_navigation():
+        page.click("text=Delete game…")
     assert "removed for good" in page.text_content("main")
-    page.click("text=Keep it")
+    with page.expect_navigation():
+        page.click("text=Keep it")
     assert page.locator("tr.hand-row").count() == 3
 
 
@@ -223,7 +233,8 @@ def test_one_who_knocked_and_a_card_in_one_hand_only(server, page, size):
     page.check('#who-knocked input[value="0"]')
     page.fill('input[name="deadwood0"]', "14")
     page.fill('input[name="deadwood1"]', "20")
-    page.click("#save-counts")
+    with page.expect_navigation():
+        page.click("#save-counts")
     error = page.locator("#counts-error")
     assert error.is_visible() and error.get_attribute("class") == "error"
     assert re.match(r"Ivy cannot knock with 14 deadwood", error.text_content())

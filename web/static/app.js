@@ -278,6 +278,7 @@
     document.getElementById("editor-remove").disabled = !hand;
     editor.hidden = false;
     editor.dataset.index = g.dataset.index;
+    if (!inView(editor)) editor.scrollIntoView({ block: "nearest" });   // on a phone it sits under the photo
   }
   function closeEditor() { if (editor) editor.hidden = true; selected = null; markSelected(); }
   function correct(g, code) {
