@@ -114,3 +114,17 @@ def test_the_page_shows_progress_and_the_last_report(app, client):
     page = client.get("/training").data.decode()
     assert "Last retrain: installed" in page and "343/345" in page and "340/345" in page
     assert "Start retraining" in page and 'http-equiv="refresh"' not in page
+
+
+def test_the_page_rolls_back_a_retrain(app, client, tmp_path):
+    models = tmp_path / "models"
+    (models / "previous").mkdir(parents=True)
+    for folder, text in ((models, "new"), (models / "previous", "old")):
+        (folder / "card_index_detector.pt").write_text(text)
+        (folder / "model.json").write_text(json.dumps({"detector": "card_index_detector.pt", "classifier": None}))
+    app.config["MODEL_PATH"] = str(models)
+    assert "Put the previous models back" in client.get("/training").data.decode()
+    client.post("/training/rollback")
+    assert (models / "card_index_detector.pt").read_text() == "old"
+    assert (models / "previous" / "card_index_detector.pt").read_text() == "new"
+    assert "previous models are back" in client.get("/training").data.decode()
