@@ -157,9 +157,7 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
     with page.expect_navigation(timeout=180_000):
         page.set_input_files('input[name="photo"]', str(path))
         # Real progress: the bytes sent, then the reading with its seconds so far.
-        page.wait_for_function("(document.getElementById('upload-text') || {}).textContent"
-                               " && document.getElementById('upload-text').textContent.includes('Reading the cards')",
-                               timeout=60_000)
+        page.wait_for_selector("#upload-text:has-text('Reading the cards')", timeout=60_000)
     assert "/photo" not in page.url and "/review/" in page.url      # redirected: a refresh sends nothing again
     assert page.locator("figure.photo .box").count() > 0
     shot(page, "review-photo")
