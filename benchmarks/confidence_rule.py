@@ -1,118 +1,161 @@
-"""How the two-stage reading confidence rule was chosen, and how far to trust the choice.
+"""How the reading confidence rule and the review flag were chosen, and how far to trust the choice.
 
 A box's reading has confidence ``detector ** weight * classifier`` (``detector_weight`` in
-models/model.json); boxes are proposed from detector confidence ``proposal_conf`` and readings kept
-from ``conf``. This script reads every photo of a labelled folder once (detector proposals down to
-0.003, the classifier's ranked cards per box), then for a grid of the three settings prints the
-card recall and precision, and the leave-one-photo-out estimate: the settings chosen on all photos
-but one (most right cards minus two per wrong card) read the one left out.
+models/model.json; with a "not a card" class the classifier's card probability already excludes what
+it rejects); boxes are proposed from detector confidence ``proposal_conf`` and readings kept from
+``conf``. A card below ``review_below`` is flagged on the review page for the user to check.
 
-    python3 benchmarks/confidence_rule.py datasets/real/real-val
-    python3 benchmarks/confidence_rule.py SYNTH_VAL_FOLDER --imgsz 640 --top 5
+This script reads every photo of real-val (corner-index labels) and real-clutter (rank labels,
+whole-card boxes) once through the product's proposals (the close-up pass included) and the
+classifier's ranked cards per box, then for a grid of (proposal_conf, conf):
 
-The folder has images/, labels/ (YOLO) and classes.txt, as for ``ginscore eval``.
+* prints right and wrong cards on each set (a wrong card on real-val: a code not in the photo; on
+  real-clutter: a card whose rank is not that of the labelled card under its index);
+* chooses the setting on both sets together (most right cards minus three per wrong card) and
+  reports leave-one-photo-out: the setting chosen on all photos but one reads the one left out;
+* chooses ``review_below``, the lowest flag under which every wrong card of the chosen setting lies,
+  and reports how many right cards it flags, also leaving one photo out.
+
+    python3 benchmarks/confidence_rule.py [--models DIR] [--sets real-val,real-clutter]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import Detections, canonical_code, read_yolo_labels  # noqa: E402
 from vision.detector import load_detector  # noqa: E402
-from vision.evaluate import check_eval_folder  # noqa: E402
+from vision.evaluate import check_eval_folder, match_rank_readings, read_rank_labels  # noqa: E402
 from vision.recognise import reading_from_detections  # noqa: E402
 
-WEIGHTS = (1.0, 0.5, 0.0)
-PROPOSALS = (0.25, 0.1, 0.05, 0.01, 0.003)
-THRESHOLDS = (0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1)
-SHIPPED_BEFORE = (1.0, 0.25, 0.25)  # detector x classifier, kept from 0.25
+REAL = REPO / "datasets" / "real"
+PROPOSALS = (0.2, 0.1, 0.05, 0.02)
+THRESHOLDS = (0.6, 0.5, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1)
+WRONG_COST = 3   # a wrong card costs three right ones: it silently changes a score
 
 
-def read_folder(folder: Path, imgsz: int) -> list[dict]:
-    """Per photo: proposals (photo pixels), detector scores, ranked cards and probabilities, labelled cards."""
-    detector = load_detector()
-    codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
+def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
+    """Per photo: proposals (photo pixels), detector scores, ranked cards and probabilities, labels."""
     photos = []
-    for path in check_eval_folder(folder):
-        image = decode_image(path, max_side=imgsz)
-        xyxy, scores = detector.propose_boxes(image.pixels, imgsz, min(PROPOSALS))
-        card_ids, probabilities = detector.read_boxes(image.pixels, xyxy)
-        labels = read_yolo_labels(folder / "labels" / f"{path.stem}.txt", codes, image.original_size)
-        photos.append({"name": path.name, "xyxy": xyxy * image.to_original, "scores": scores,
-                       "card_ids": card_ids, "probabilities": probabilities,
-                       "labelled": set(labels.codes), "size": image.original_size})
+    for name in sets:
+        folder = REAL / name
+        rank_labels = read_rank_labels(folder / "labels.csv") if (folder / "labels.csv").exists() else None
+        codes = None if rank_labels else [canonical_code(c) for c in (folder / "classes.txt").read_text().split()]
+        paths = [folder / "images" / f for f in sorted(rank_labels)] if rank_labels else check_eval_folder(folder)
+        for path in paths:
+            image = decode_image(path, max_side=imgsz)
+            xyxy, scores = detector.propose_boxes(image.pixels, imgsz, min(PROPOSALS))
+            card_ids, probabilities = detector.read_boxes(image.pixels, xyxy)
+            photo = {"set": name, "name": path.name, "xyxy": xyxy * image.to_original, "scores": scores,
+                     "card_ids": card_ids, "probabilities": probabilities, "size": image.original_size}
+            if rank_labels:
+                photo["ranks"] = rank_labels[path.name]
+            else:
+                photo["labelled"] = set(read_yolo_labels(folder / "labels" / f"{path.stem}.txt", codes,
+                                                         image.original_size).codes)
+            photos.append(photo)
     return photos
 
 
-def read_cards(photo: dict, weight: float, proposal: float, threshold: float) -> set[str]:
+def read_cards(photo: dict, weight: float, proposal: float, threshold: float) -> list[tuple[float, bool]]:
+    """(confidence, right) of each card the setting reads in the photo."""
     near = photo["scores"] >= proposal
     confidence = photo["scores"][near, None] ** weight * photo["probabilities"][near]
     keep = confidence[:, 0] >= threshold
     if not keep.any():
-        return set()
+        return []
     ids = photo["card_ids"][near][keep]
     detections = Detections(photo["xyxy"][near][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:])
-    return {card.card for card in reading_from_detections(detections, photo["size"]).cards}
+    cards = reading_from_detections(detections, photo["size"]).cards
+    if "ranks" in photo:
+        right = match_rank_readings([(c.card[0], c.confidence, c.boxes) for c in cards], photo["ranks"])
+    else:
+        right = [c.card in photo["labelled"] for c in cards]
+    return [(c.confidence, ok) for c, ok in zip(cards, right)]
+
+
+def labelled_count(photo: dict) -> int:
+    return len(photo["ranks"]) if "ranks" in photo else len(photo["labelled"])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--imgsz", type=int, default=1024)
-    parser.add_argument("--top", type=int, default=12, help="grid rows to print, best first")
+    parser.add_argument("--models", type=Path, help="models folder (default: models/)")
+    parser.add_argument("--sets", default="real-val,real-clutter")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
     args = parser.parse_args()
-    photos = read_folder(args.folder, args.imgsz)
-    grid = [(w, p, t) for w in WEIGHTS for p in PROPOSALS for t in THRESHOLDS]
-    # counts[setting][photo] = (right, labelled, read)
-    counts = {}
-    for setting in grid:
-        counts[setting] = []
-        for photo in photos:
-            read = read_cards(photo, *setting)
-            counts[setting].append((len(read & photo["labelled"]), len(photo["labelled"]), len(read)))
+    detector = load_detector(args.models)
+    weight = detector.settings.detector_weight
+    start = time.perf_counter()
+    photos = read_sets(detector, args.sets.split(","), detector.settings.imgsz)
+    print(f"read {len(photos)} photos in {time.perf_counter() - start:.0f} s")
+    grid = [(p, t) for p in PROPOSALS for t in THRESHOLDS]
+    cards = {setting: [read_cards(photo, weight, *setting) for photo in photos] for setting in grid}
+    everyone = list(range(len(photos)))
 
-    def total(setting, photos_in):
-        right = sum(counts[setting][i][0] for i in photos_in)
-        labelled = sum(counts[setting][i][1] for i in photos_in)
-        read = sum(counts[setting][i][2] for i in photos_in)
-        return right, labelled, read
+    def counts(setting, which):
+        right = sum(ok for i in which for _, ok in cards[setting][i])
+        wrong = sum(not ok for i in which for _, ok in cards[setting][i])
+        return right, wrong
 
-    everyone = range(len(photos))
+    def utility(setting, which):
+        right, wrong = counts(setting, which)
+        return right - WRONG_COST * wrong
 
-    def utility(setting, photos_in):
-        right, _, read = total(setting, photos_in)
-        return right - 2 * (read - right)
+    def review_flag(setting, which):
+        """The lowest flag under which every wrong card lies (cards exactly at it are not flagged)."""
+        wrong = [c for i in which for c, ok in cards[setting][i] if not ok]
+        return float(np.nextafter(max(wrong), 1.0)) if wrong else 0.5
 
-    print(f"{len(photos)} photos of {args.folder}; weight, proposal_conf, conf -> card recall, precision")
-    for setting in sorted(grid, key=lambda s: (-utility(s, everyone), s != SHIPPED_BEFORE))[:args.top]:
-        right, labelled, read = total(setting, everyone)
-        print(f"  {setting}  recall {right}/{labelled} = {right / labelled:.4f}  precision {right}/{read} = "
-              f"{right / max(read, 1):.4f}")
-    settings = load_detector().settings
-    in_use = (settings.detector_weight, settings.proposal_conf, settings.conf)
-    for label, setting in (("detector x classifier from 0.25", SHIPPED_BEFORE), ("model.json's rule", in_use)):
-        if setting not in counts:
-            counts[setting] = [(len(read & p["labelled"]), len(p["labelled"]), len(read))
-                               for p in photos for read in [read_cards(p, *setting)]]
-        right, labelled, read = total(setting, everyone)
-        print(f"  {label} {setting}: recall {right}/{labelled} = {right / labelled:.4f}, "
-              f"precision {right}/{read} = {right / max(read, 1):.4f}")
-    if len(photos) > 1:
-        right = labelled = read = 0
-        for left_out in everyone:
-            others = [i for i in everyone if i != left_out]
-            chosen = max(grid, key=lambda s: (utility(s, others), s == SHIPPED_BEFORE))
-            r, n, k = counts[chosen][left_out]
-            right, labelled, read = right + r, labelled + n, read + k
-            print(f"  leave out {photos[left_out]['name']}: chose {chosen}, it reads {r}/{n} ({k} read)")
-        print(f"leave-one-photo-out: recall {right}/{labelled} = {right / labelled:.4f}, "
-              f"precision {right}/{read} = {right / max(read, 1):.4f}")
+    sets = sorted({p["set"] for p in photos})
+    by_set = {s: [i for i in everyone if photos[i]["set"] == s] for s in sets}
+    print(f"{'proposal':>8} {'conf':>5}  " + "  ".join(f"{s + ' right/wrong':>26}" for s in sets))
+    for setting in sorted(grid, key=lambda s: -utility(s, everyone))[:12]:
+        row = []
+        for s in sets:
+            right, wrong = counts(setting, by_set[s])
+            labelled = sum(labelled_count(photos[i]) for i in by_set[s])
+            row.append(f"{right:>5}/{labelled:<5} right, {wrong:>4} wrong")
+        print(f"{setting[0]:>8} {setting[1]:>5}  " + "  ".join(f"{r:>26}" for r in row))
+    chosen = max(grid, key=lambda s: utility(s, everyone))
+    flag = review_flag(chosen, everyone)
+    result = {"chosen": {"proposal_conf": chosen[0], "conf": chosen[1], "review_below": round(flag, 4)}, "sets": {}}
+    print(f"chosen on both sets: proposal_conf {chosen[0]}, conf {chosen[1]}; review flag below {flag:.3f}")
+    for s in sets:
+        right, wrong = counts(chosen, by_set[s])
+        flagged_right = sum(c < flag for i in by_set[s] for c, ok in cards[chosen][i] if ok)
+        labelled = sum(labelled_count(photos[i]) for i in by_set[s])
+        print(f"  {s}: {right}/{labelled} right, {wrong} wrong; right cards flagged {flagged_right}/{right}")
+        result["sets"][s] = {"right": right, "labelled": labelled, "wrong": wrong, "right_flagged": flagged_right}
+    # leave one photo out: choose (setting, flag) on the others, read the one left out
+    loo = {s: Counter() for s in sets}
+    for left_out in everyone:
+        others = [i for i in everyone if i != left_out]
+        setting = max(grid, key=lambda s: utility(s, others))
+        flag = review_flag(setting, others)
+        tally = loo[photos[left_out]["set"]]
+        for confidence, ok in cards[setting][left_out]:
+            tally["right" if ok else "wrong"] += 1
+            tally["right_flagged" if ok else "wrong_flagged"] += confidence < flag
+        tally["labelled"] += labelled_count(photos[left_out])
+    for s in sets:
+        t = loo[s]
+        print(f"leave-one-photo-out {s}: {t['right']}/{t['labelled']} right = {t['right'] / max(t['labelled'], 1):.4f}, "
+              f"{t['wrong']} wrong (precision {t['right'] / max(t['right'] + t['wrong'], 1):.4f}); wrong cards "
+              f"flagged {t['wrong_flagged']}/{t['wrong']}, right cards flagged {t['right_flagged']}/{t['right']}")
+        result["sets"][s]["leave_one_out"] = dict(t)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
     return 0
 
 

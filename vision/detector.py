@@ -48,6 +48,7 @@ DEFAULT_CONF = 0.25
 DEFAULT_PROPOSAL_CONF = 0.1    # two-stage: the detector's own threshold for boxes sent to the classifier
 DEFAULT_DETECTOR_WEIGHT = 1.0  # two-stage: exponent of the detector's confidence in a reading's confidence
 DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
+DEFAULT_REVIEW_BELOW = 0.5   # the review page flags cards read less surely than this (model.json: review_below)
 MAX_DETECTIONS = 300
 RUNNER_UPS = 4              # next-best cards kept per box (vision/cards.py uses them for duplicates)
 TILE_OVERLAP = 0.2         # detect_tiled: neighbouring tiles share this fraction of a tile
@@ -75,6 +76,7 @@ class ModelSettings:
     close_up_imgsz: int = 0            # 0: no second pass
     close_up_index_px: float = 40.0    # median index side (at imgsz) from which the second pass runs
     close_up_min_boxes: int = 4        # ... or when the first pass proposes fewer boxes than this
+    review_below: float = DEFAULT_REVIEW_BELOW   # a card read less surely than this is flagged for the user
 
 
 def models_dir() -> Path:
@@ -115,7 +117,17 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         close_up_imgsz=int(settings.get("close_up_imgsz") or 0),
         close_up_index_px=float(settings.get("close_up_index_px", 40.0)),
         close_up_min_boxes=int(settings.get("close_up_min_boxes", 4)),
+        review_below=float(settings.get("review_below", DEFAULT_REVIEW_BELOW)),
     )
+
+
+def review_threshold(folder: Path | None = None) -> float:
+    """The confidence below which a card read from a photo is flagged for the user to check: chosen with
+    the model on real-val and real-clutter together (models/MODEL_CARD.md), recorded in model.json."""
+    try:
+        return read_model_settings(folder).review_below
+    except ModelError:
+        return DEFAULT_REVIEW_BELOW
 
 
 def onnx_runtime_available() -> bool:

@@ -293,13 +293,14 @@ def _sample_negatives(rng: np.random.Generator, scene: "Scene", owner: np.ndarra
 def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
                  surface_photos: list[np.ndarray], image_size: tuple[int, int],
                  placements: list[Placement] | None = None, camera: Camera | None = None,
-                 effects: bool = True, clutter: float | None = None) -> Scene:
+                 effects: bool = True, clutter: float | None = None,
+                 clutter_sheets: list[ClutterSheet] | None = None) -> Scene:
     """One scene with cards of ``deck`` (a vision.synth.decks.Deck).
 
     Random unless ``placements`` (and ``camera``) are given; ``effects=False`` leaves out
     occluders, light, lens and sensor effects (for tests that compare pixels). ``clutter``: how much
     clutter (``vision.synth.clutter``) lies on the table, 0 for none; by default, random in a
-    ``CLUTTER_SHARE`` of the scenes with effects.
+    ``CLUTTER_SHARE`` of the scenes with effects; ``clutter_sheets`` gives the items instead.
     """
     W, H = image_size
     if placements is None:
@@ -330,7 +331,10 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
 
     if clutter is None:
         clutter = float(rng.uniform(0.5, 2.0)) if effects and rng.random() < CLUTTER_SHARE else 0.0
-    sheets = random_clutter(rng, (float(centre[0]), float(centre[1])), radius, clutter) if clutter > 0 else []
+    if clutter_sheets is not None:
+        sheets = list(clutter_sheets)
+    else:
+        sheets = random_clutter(rng, (float(centre[0]), float(centre[1])), radius, clutter) if clutter > 0 else []
     negative_sources: list[tuple[np.ndarray, tuple[int, int], float]] = []
     for sheet in (s for s in sheets if not s.over_cards):
         h = hcam @ _sheet_to_table(sheet)
