@@ -47,7 +47,7 @@ class Card(int):
         if isinstance(card, Card):
             return card
         if isinstance(card, str):
-            return _parse_card(card)
+            return parse_card(card)
         if not isinstance(card, bool):
             try:
                 index = operator.index(card)  # ints, and numpy integers from the detector
@@ -98,7 +98,13 @@ ALL_CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 _TOKEN_RE = re.compile(r"^(10|[AaJjQqKkTt2-9])([shdcSHDC♠♥♦♣♤♡♢♧])$")
 
 
-def _parse_card(token: str) -> Card:
+def parse_card(token: str) -> Card:
+    """The card written as ``token`` (``Ts``, ``10s``, ``TS``, ``t♠``, ``9♦``); the one place card
+    codes are read. ``ValueError`` names the token and the notation.
+
+    >>> parse_card("10♥"), parse_card(" qS ")
+    (Card('Th'), Card('Qs'))
+    """
     text = token.strip()
     match = _TOKEN_RE.match(text)
     if not match:

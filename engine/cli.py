@@ -7,7 +7,8 @@ import json
 from .cards import Card, format_cards, parse_cards
 from .melds import Arrangement, best_arrangement, best_discard
 from .rules import OPTIONS, PRESETS, Rules
-from .scoring import HandResult, KIND_NAMES, score_hand
+from .scoring import HandResult, KIND_NAMES, can_knock, score_hand
+from .showdown import check_hand_size
 
 
 def add_commands(commands: "argparse._SubParsersAction") -> None:
@@ -41,30 +42,8 @@ def _add_rule_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def rules_from_args(preset: str, settings: list[str]) -> Rules:
-    """A preset with ``name=value`` changes applied (values parsed by each option's type)."""
-    rules = Rules.preset(preset)
-    changes = {}
-    by_name = {o.name: o for o in OPTIONS}
-    for setting in settings:
-        name, sep, text = setting.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or name not in by_name:
-            raise ValueError(f"bad rule setting {setting!r}: write OPTION=VALUE with OPTION one "
-                             f"of {', '.join(by_name)}")
-        option = by_name[name]
-        text = text.strip()
-        if option.type == "int":
-            try:
-                changes[name] = int(text)
-            except ValueError:
-                raise ValueError(f"rule {name} needs a whole number, got {text!r}") from None
-        elif option.type == "bool":
-            if text.lower() not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-                raise ValueError(f"rule {name} needs true or false, got {text!r}")
-            changes[name] = text.lower() in ("true", "yes", "on", "1")
-        else:
-            changes[name] = text
-    return rules.replace(**changes)
+    """A preset with ``name=value`` changes applied (each value parsed by its option)."""
+    return Rules.preset(preset).with_settings(settings)
 
 
 def _arrangement_lines(label: str, arrangement: Arrangement) -> list[str]:
@@ -78,9 +57,7 @@ def run_hand(args: argparse.Namespace) -> int:
     cards = parse_cards(args.cards)
     rules = rules_from_args(args.rules, args.set)
     upcard = Card(args.upcard) if args.upcard else None
-    if len(cards) not in (10, 11):
-        raise ValueError(f"a hand has 10 cards (11 after drawing), got {len(cards)}: "
-                         f"{format_cards(cards)}")
+    check_hand_size(cards)
     limit = rules.knock_limit_for(upcard)
     discard = None
     big_gin = False
@@ -94,10 +71,10 @@ def run_hand(args: argparse.Namespace) -> int:
     else:
         arrangement = best_arrangement(cards)
     deadwood = arrangement.deadwood_count
-    can_knock = deadwood == 0 or (limit is not None and deadwood <= limit)
+    knock = can_knock(deadwood, limit)
     data = {"cards": [str(c) for c in cards], "discard": str(discard) if discard else None,
             "arrangement": arrangement.to_dict(), "deadwood": deadwood,
-            "knock_limit": limit, "can_knock": can_knock, "gin": deadwood == 0,
+            "knock_limit": limit, "can_knock": knock, "gin": deadwood == 0,
             "big_gin": big_gin}
     if args.json:
         print(json.dumps(data, indent=2))
@@ -108,7 +85,7 @@ def run_hand(args: argparse.Namespace) -> int:
     lines += _arrangement_lines("Hand", arrangement)[0:2]
     limit_text = "gin only" if limit is None else str(limit)
     status = ("big gin (all 11 melded)" if big_gin else "gin" if deadwood == 0
-              else f"can knock (limit {limit_text})" if can_knock
+              else f"can knock (limit {limit_text})" if knock
               else f"cannot knock (limit {limit_text})")
     lines.append(f"Status: {status}")
     print("\n".join(lines))
@@ -116,23 +93,23 @@ def run_hand(args: argparse.Namespace) -> int:
 
 
 def showdown_text(result: HandResult) -> str:
-    """The scored hand as a few lines of plain text."""
+    """The scored hand as a few lines of plain text: the result's explanation lines, rendered."""
     winner = {None: "nobody", result.knocker: "the knocker"}.get(result.winner, "the defender")
     if result.winner is None:
         lines = [f"{KIND_NAMES[result.kind].capitalize()}: nobody scores."]
     else:
         lines = [f"{KIND_NAMES[result.kind].capitalize()}: {winner} scores {result.points}."]
-    if result.discard is not None:
-        lines.append(f"Knocker discards: {result.discard}")
-    if result.knocker_arrangement:
-        lines += _arrangement_lines("Knocker", result.knocker_arrangement)
-    if result.defender_arrangement:
-        lines += _arrangement_lines("Defender", result.defender_arrangement)
-    if result.layoffs:
-        lines.append("Lay-offs: " + ", ".join(str(x) for x in result.layoffs))
-    lines.append(f"Final deadwood: knocker {result.knocker_deadwood}, "
-                 f"defender {result.defender_deadwood}")
-    lines.append(result.explanation)
+    for line in result.lines:
+        if line.topic == "arrangement":
+            lines.append(f"{str(line.role).capitalize()}: {line.text}")
+        elif line.topic == "layoffs":
+            lines.append(f"Lay-offs: {line.text}")
+        elif line.topic == "outcome":
+            lines.append(f"Final deadwood: knocker {result.knocker_deadwood}, "
+                         f"defender {result.defender_deadwood}")
+            lines.append(line.text)
+        else:
+            lines.append(line.text)
     return "\n".join(lines)
 
 

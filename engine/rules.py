@@ -7,13 +7,17 @@ True
 """
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, Iterable
 
 TIE_RULES = ("undercut", "knocker", "none")
 SHUTOUT_RULES = ("double_game_bonus", "double_total", "double_hand_points", "none")
 NEXT_DEALER_RULES = ("winner", "loser", "alternate")
 OKLAHOMA_ACE_RULES = ("gin", "one")
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+MOST_DIGITS = 9   # a rule's whole number fits in 9 digits (bigger is a typo, never a rule)
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,33 @@ class Option:
         data = asdict(self)
         data["choices"] = list(self.choices)
         return data
+
+    def parse(self, text: str) -> Any:
+        """This option's value written as text: a whole number in ASCII digits (``-`` allowed),
+        true/false (also yes/no, on/off, 1/0), or a choice (checked by ``Rules``).
+
+        >>> OPTIONS[0].parse(" 20 "), Option("big_gin", "bool", True, "").parse("off")
+        (20, False)
+        """
+        text = str(text).strip()
+        if self.type == "int":
+            digits = text[1:] if text.startswith("-") else text
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > MOST_DIGITS:
+                raise ValueError(f"rule {self.name} needs a whole number, got {text!r}")
+            return int(text)
+        if self.type == "bool":
+            if text.lower() not in TRUE_WORDS + FALSE_WORDS:
+                raise ValueError(f"rule {self.name} needs true or false, got {text!r}")
+            return text.lower() in TRUE_WORDS
+        return text
+
+    @staticmethod
+    def named(name: str) -> "Option":
+        """The option called ``name`` (``-`` may stand for ``_``); ValueError lists the options."""
+        key = name.strip().replace("-", "_")
+        if key not in _OPTION_BY_NAME:
+            raise ValueError(f"unknown rule option {name.strip()!r}: choose one of {', '.join(_OPTION_BY_NAME)}")
+        return _OPTION_BY_NAME[key]
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -136,8 +167,33 @@ class Rules:
             raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return replace(self, **changes)
 
+    def with_settings(self, settings: "Iterable[str]") -> "Rules":
+        """A copy with ``name=value`` settings applied, each value parsed by its option.
+
+        >>> Rules().with_settings(["gin_bonus=20", "big-gin=no"]).describe_changes()
+        'gin_bonus=20, big_gin=False'
+        """
+        changes = {}
+        for setting in settings:
+            name, sep, text = setting.partition("=")
+            if not sep or name.strip().replace("-", "_") not in _OPTION_BY_NAME:
+                raise ValueError(f"bad rule setting {setting!r}: write OPTION=VALUE with OPTION one "
+                                 f"of {', '.join(_OPTION_BY_NAME)}")
+            option = Option.named(name)
+            changes[option.name] = option.parse(text)
+        return self.replace(**changes)
+
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def to_json(self) -> str:
+        """The rules as JSON text (sorted keys), as a game stores them."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Rules":
+        """The inverse of ``to_json``: a game's stored rules."""
+        return cls.from_dict(json.loads(text))
 
     @classmethod
     def from_dict(cls, data: dict) -> "Rules":

@@ -16,6 +16,7 @@ from .cards import ALL_CARDS, Card, cards_mask, format_cards, mask_cards, parse_
 from .melds import (Arrangement, Meld, _arrangement_from_mask, _min_deadwood_mask,
                     all_arrangements, best_arrangement)
 from .rules import Rules
+from .showdown import check_deadwood, check_knocker, check_showdown
 
 KINDS = ("knock", "gin", "big_gin", "undercut", "void")
 KIND_NAMES = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
@@ -41,6 +42,28 @@ class LayOff:
 
 
 @dataclass(frozen=True)
+class ExplanationLine:
+    """One line of a hand's explanation, as data the command line and the web only render.
+
+    ``topic`` is ``"arrangement"`` (a player's melds and deadwood), ``"layoffs"`` (the defender's
+    cards laid off, by meld), ``"discard"``, ``"outcome"`` (who scores what, and why) or
+    ``"doubling"`` (the Oklahoma spade upcard). ``role`` says whose line it is (``"knocker"``,
+    ``"defender"`` or ``None``); ``text`` never names a player, so a page can put names before it.
+    """
+
+    topic: str
+    role: str | None
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"topic": self.topic, "role": self.role, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ExplanationLine":
+        return cls(str(data["topic"]), data.get("role"), str(data["text"]))
+
+
+@dataclass(frozen=True)
 class HandResult:
     """The outcome of one hand. Players are 0 and 1; ``knocker`` says who knocked.
 
@@ -61,6 +84,9 @@ class HandResult:
     upcard: Card | None = None
     doubled: bool = False
     explanation: str = ""
+    lines: tuple[ExplanationLine, ...] = ()
+    """The explanation as structured lines: each player's arrangement, the lay-offs, the discard,
+    the outcome and any doubling, in that order (``explanation`` is the same as prose)."""
 
     @property
     def defender(self) -> int | None:
@@ -106,6 +132,7 @@ class HandResult:
             "discard": str(self.discard) if self.discard is not None else None,
             "upcard": str(self.upcard) if self.upcard is not None else None,
             "doubled": self.doubled, "explanation": self.explanation,
+            "lines": [line.to_dict() for line in self.lines],
         }
 
     @classmethod
@@ -122,14 +149,15 @@ class HandResult:
             defender_arrangement=arrangement("defender_arrangement"),
             layoffs=tuple(LayOff.from_dict(x) for x in data.get("layoffs", ())),
             discard=card("discard"), upcard=card("upcard"), doubled=bool(data.get("doubled")),
-            explanation=data.get("explanation", ""))
+            explanation=data.get("explanation", ""),
+            lines=tuple(ExplanationLine.from_dict(x) for x in data.get("lines", ())))
 
 
 def void_hand() -> HandResult:
     """The stock ran down to two cards without a knock: nobody scores, the same dealer deals."""
-    return HandResult(kind="void", knocker=None, winner=None, points=0,
-                      explanation="Void hand: the stock ran down to two cards; nobody scores "
-                                  "and the same dealer deals again.")
+    text = "Void hand: the stock ran down to two cards; nobody scores and the same dealer deals again."
+    return HandResult(kind="void", knocker=None, winner=None, points=0, explanation=text,
+                      lines=(ExplanationLine("outcome", None, text),))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,8 +271,18 @@ def _limit_text(limit: int | None) -> str:
     return "gin only (ace upcard)" if limit is None else f"the knock limit of {limit}"
 
 
+def can_knock(deadwood: int, limit: int | None) -> bool:
+    """Whether a player with this much deadwood may knock: gin always, else up to the knock limit
+    (``limit`` from ``Rules.knock_limit_for``; ``None`` is gin only).
+
+    >>> can_knock(10, 10), can_knock(11, 10), can_knock(0, None), can_knock(1, None)
+    (True, False, True, False)
+    """
+    return deadwood == 0 or (limit is not None and deadwood <= limit)
+
+
 def _check_knock(deadwood: int, limit: int | None) -> None:
-    if deadwood and (limit is None or deadwood > limit):
+    if not can_knock(deadwood, limit):
         raise ValueError(f"cannot knock with {deadwood} deadwood: over {_limit_text(limit)}. "
                          "Check the cards, or the rules/upcard in use.")
 
@@ -280,24 +318,43 @@ def _outcome(knocker_deadwood: int, defender_deadwood: int, kind: str, rules: Ru
         f"bonus = {points}.")
 
 
-def _finish(kind: str, winner: int | None, points: int, explanation: str, rules: Rules,
-            upcard: Card | None, **fields) -> HandResult:
-    doubled = _spade_doubles(rules, upcard) and points > 0
-    if doubled:
-        points *= 2
-        explanation += f" The spade upcard ({upcard}) doubles it: {points}."
-    return HandResult(kind=kind, winner=winner, points=points, explanation=explanation,
-                      upcard=upcard, doubled=doubled, **fields)
+def _arrangement_text(arrangement: Arrangement) -> str:
+    melds = " | ".join(str(meld) for meld in arrangement.melds) or "no melds"
+    deadwood = format_cards(arrangement.deadwood) or "none"
+    return f"{melds}; deadwood {deadwood} = {arrangement.deadwood_count}"
 
 
-def _layoff_text(layoffs: tuple[LayOff, ...]) -> str:
-    if not layoffs:
-        return ""
+def _layoffs_text(layoffs: tuple[LayOff, ...]) -> str:
+    """The lay-offs grouped by the meld they go on: ``8s 9s on 5s 6s 7s; 8c on 9c Tc Jc``."""
     groups: dict[Meld, list[str]] = {}
     for layoff in layoffs:
         groups.setdefault(layoff.meld, []).append(str(layoff.card))
-    parts = [f"{' '.join(cards)} on {meld}" for meld, cards in groups.items()]
-    return "The defender lays off " + "; ".join(parts) + ". "
+    return "; ".join(f"{' '.join(cards)} on {meld}" for meld, cards in groups.items())
+
+
+def _finish(kind: str, winner: int | None, points: int, outcome: str, rules: Rules,
+            upcard: Card | None, **fields) -> HandResult:
+    """The result with its explanation lines; the prose explanation reads them in playing order."""
+    doubled = _spade_doubles(rules, upcard) and points > 0
+    if doubled:
+        points *= 2
+    lines = [ExplanationLine("arrangement", role, _arrangement_text(arrangement))
+             for role, arrangement in (("knocker", fields.get("knocker_arrangement")),
+                                       ("defender", fields.get("defender_arrangement")))
+             if arrangement is not None]
+    prose = []       # the explanation's sentences: discard, lay-offs, outcome, doubling
+    if fields.get("layoffs"):
+        lines.append(ExplanationLine("layoffs", "defender", _layoffs_text(fields["layoffs"])))
+        prose.append(f"The defender lays off {lines[-1].text}.")
+    if fields.get("discard") is not None:
+        lines.append(ExplanationLine("discard", "knocker", f"Discarding {fields['discard']}."))
+        prose.insert(0, lines[-1].text)
+    lines.append(ExplanationLine("outcome", None, outcome))
+    if doubled:
+        lines.append(ExplanationLine("doubling", None, f"The spade upcard ({upcard}) doubles it: {points}."))
+    explanation = " ".join(prose + [line.text for line in lines if line.topic in ("outcome", "doubling")])
+    return HandResult(kind=kind, winner=winner, points=points, explanation=explanation,
+                      upcard=upcard, doubled=doubled, lines=tuple(lines), **fields)
 
 
 def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
@@ -315,17 +372,8 @@ def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
     knocker_hand = parse_cards(knocker_cards)
     defender_hand = parse_cards(defender_cards)
     up = Card(upcard) if upcard is not None else None
-    if knocker not in (0, 1):
-        raise ValueError(f"knocker must be player 0 or 1, got {knocker!r}")
-    if len(knocker_hand) not in (10, 11):
-        raise ValueError(f"the knocker needs 10 cards (after discarding) or 11, got "
-                         f"{len(knocker_hand)}: {format_cards(knocker_hand)}")
-    if len(defender_hand) != 10:
-        raise ValueError(f"the defender needs 10 cards, got {len(defender_hand)}: "
-                         f"{format_cards(defender_hand)}")
-    shared = set(knocker_hand) & set(defender_hand)
-    if shared:
-        raise ValueError(f"card {format_cards(sorted(shared))} is in both hands")
+    check_knocker(knocker)
+    check_showdown((knocker_hand, defender_hand), 0, rules, knocker_may_discard=True)
     limit = rules.knock_limit_for(up)
     defender_mask = cards_mask(defender_hand)
     common = dict(knocker=knocker)
@@ -361,8 +409,6 @@ def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
         defender_best = best_arrangement(defender_hand)
         kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "gin", rules,
                                               knocker)
-        if discard is not None:
-            text = f"Discarding {discard}. " + text
         return _finish(kind, winner, points, text, rules, up, knocker_deadwood=0,
                        defender_deadwood=defender_best.deadwood_count,
                        knocker_arrangement=arrangement, defender_arrangement=defender_best,
@@ -378,9 +424,6 @@ def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
         if best is None or key < best[0]:
             best = (key, discard, arrangement, defence, kind, winner, points, text)
     _, discard, arrangement, defence, kind, winner, points, text = best
-    text = _layoff_text(defence.layoffs) + text
-    if discard is not None:
-        text = f"Discarding {discard}. " + text
     return _finish(kind, winner, points, text, rules, up, knocker_deadwood=knocker_deadwood,
                    defender_deadwood=defence.deadwood, knocker_arrangement=arrangement,
                    defender_arrangement=defence.arrangement, layoffs=defence.layoffs,
@@ -399,12 +442,9 @@ def score_counts(knocker_deadwood: int, defender_deadwood: int, rules: Rules | N
     """
     rules = rules or Rules()
     up = Card(upcard) if upcard is not None else None
-    for name, value in (("knocker deadwood", knocker_deadwood),
-                        ("defender deadwood", defender_deadwood)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
-            raise ValueError(f"{name} must be a whole number from 0 to 100, got {value!r}")
-    if knocker not in (0, 1):
-        raise ValueError(f"knocker must be player 0 or 1, got {knocker!r}")
+    check_deadwood(knocker_deadwood, "knocker deadwood")
+    check_deadwood(defender_deadwood, "defender deadwood")
+    check_knocker(knocker)
     if big_gin and not rules.big_gin:
         raise ValueError("big gin is not played under these rules")
     if (gin or big_gin) and knocker_deadwood:

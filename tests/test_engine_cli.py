@@ -39,7 +39,8 @@ def test_showdown_text_and_json(capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("Undercut: the defender scores 11.")  # 10 - 9 + 10 (pagat)
-    assert "8s on 5s 6s 7s" in out
+    assert "Knocker: 5s 6s 7s | 9c Tc Jc | Ks Kd Kc; deadwood Jd = 10" in out   # the result's lines
+    assert "Lay-offs: 8s 9s on 5s 6s 7s; 8c 7c on 9c Tc Jc" in out
     assert main(args + ["--json", "--set", "undercut_bonus=20"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kind"] == "undercut" and data["points"] == 21 and len(data["layoffs"]) == 4

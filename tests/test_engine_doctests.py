@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-MODULES = ["engine.cards", "engine.melds", "engine.rules", "engine.scoring", "engine.game"]
+MODULES = ["engine.cards", "engine.melds", "engine.rules", "engine.scoring", "engine.showdown", "engine.game"]
 
 
 @pytest.mark.parametrize("name", MODULES)
