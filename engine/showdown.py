@@ -82,7 +82,7 @@ def parse_deadwood(text: str, whose: str = "the deadwood") -> int:
     12
     """
     text = str(text).strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 3 or int(text) > MOST_DEADWOOD:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) > MOST_DEADWOOD:
         shown = f"not {text!r}" if text else "and it was left empty"
         raise ValueError(f"{whose} must be a whole number from 0 to {MOST_DEADWOOD}, {shown}")
     return int(text)

@@ -61,7 +61,6 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
     from vision.detector import load_detector
     from vision.examples import collect_example, summary
     from vision.recognise import read_photo
-    from web.hands import reading_to_dict
 
     models = copy_models(tmp_path / "models")
     shipped = digests(models)
@@ -72,7 +71,7 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
         image = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
         reading = read_photo(image, detector=reader, imgsz=640)
         truth = sorted({label.code for label in scene.labels}, key=CARD_CODES.index)
-        collect_example(instance, image, reading_to_dict(reading), truth, source={"test": True})
+        collect_example(instance, image, reading.to_json(), truth, source={"test": True})
     collected = summary(instance)
     assert collected["photos"] >= 3 and collected["boxes"] > 10
 

@@ -5,6 +5,9 @@ orientation, refuses anything else with an ``ImageError`` that says what was wro
 decodes a huge photo at full size when the detector needs less: JPEGs are decoded at 1/2, 1/4 or
 1/8 scale by the codec itself (Pillow's ``draft``), everything else is reduced right after loading.
 ``DecodedImage.to_original`` maps boxes found in the small image back to the photo's pixels.
+
+The one photo check lives here too: ``check_photo`` (an upload's header: empty, not an image, format,
+pixel count) and ``bounded_jpeg`` (the upright JPEG a server keeps of an upload, decoded once).
 """
 from __future__ import annotations
 
@@ -31,6 +34,11 @@ except ImportError:  # pragma: no cover - pillow-heif is a dependency
 # A 108 MP phone sensor gives 12000 x 9000 = 108 M pixels; anything far beyond is refused before decoding.
 MAX_PIXELS = 150_000_000
 SUPPORTED_FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC", "AVIF": "AVIF"}
+# What a photo upload may be (the web app's check): the formats above but AVIF, by media type.
+UPLOAD_MEDIA_TYPES = {"JPEG": "image/jpeg", "MPO": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp",
+                      "HEIF": "image/heic"}
+NOT_AN_IMAGE = "That file is not an image we can read; send a JPEG, PNG, WebP or HEIC photo."
+CUT_OFF = "The photo is cut off (the file is incomplete); upload it again."
 
 PhotoSource = Union[str, Path, bytes, bytearray, BinaryIO, Image.Image, np.ndarray]
 
@@ -48,6 +56,94 @@ class DecodedImage:
     def size(self) -> tuple[int, int]:
         """(width, height) of ``pixels``."""
         return self.pixels.shape[1], self.pixels.shape[0]
+
+
+@dataclass(frozen=True)
+class PhotoHeader:
+    """What a photo's header says: its format's media type and its size (before EXIF rotation)."""
+    media_type: str
+    width: int
+    height: int
+
+
+def check_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> PhotoHeader:
+    """The one check of an uploaded photo's bytes, from the header only (nothing is decoded):
+    refuse an empty file, a file that is not an image, an unaccepted format or more than
+    ``max_pixels``, with an ``ImageError`` that says what to send instead."""
+    if not data:
+        raise ImageError("The upload was empty; choose a photo (JPEG, PNG, WebP or HEIC).")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # max_pixels is checked below
+            probe = _pillow_open()(io.BytesIO(data))
+        with probe:
+            width, height = probe.size
+            format_name = probe.format or ""
+    except Image.DecompressionBombError:
+        raise ImageError("The image has far too many pixels to be a photo; send a normal camera photo.") from None
+    except Exception as error:  # noqa: BLE001 - Pillow raises assorted errors on garbage
+        raise photo_error(error) from error
+    if width * height > max_pixels:
+        raise ImageError(f"The image is {width} x {height} pixels, more than the {max_pixels:,} "
+                         "this table accepts; send a normal camera photo.")
+    if format_name not in UPLOAD_MEDIA_TYPES:
+        raise ImageError(f"{format_name or 'This'} files are not accepted; send a JPEG, PNG, WebP or HEIC photo.")
+    return PhotoHeader(UPLOAD_MEDIA_TYPES[format_name], width, height)
+
+
+def photo_error(error: Exception) -> ImageError:
+    """What to tell the sender when Pillow fails on a photo's bytes: cut off, or not an image."""
+    text = str(error).lower()
+    if isinstance(error, OSError) and ("truncated" in text or "broken" in text):
+        return ImageError(CUT_OFF)
+    return ImageError(NOT_AN_IMAGE)
+
+
+@dataclass(frozen=True)
+class BoundedJpeg:
+    """A photo made small enough to keep: upright JPEG bytes and their size."""
+    jpeg: bytes
+    width: int
+    height: int
+
+
+def bounded_jpeg(data: bytes, longest_side: int) -> BoundedJpeg:
+    """Decode once, upright, at most ``longest_side`` pixels: the JPEG kept, shown and read.
+
+    A JPEG is decoded straight at 1/2, 1/4 or 1/8 scale (``draft``), so a big photo never fills
+    memory; other formats decode whole (their pixel count was checked from the header).
+    """
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format in ("JPEG", "MPO"):
+                image.draft("RGB", (longest_side, longest_side))
+            image.load()
+            turned = image.getexif().get(0x0112, 1) not in (None, 1)   # exif_transpose copies even when not
+            upright = _as_rgb(ImageOps.exif_transpose(image) if turned else image, longest_side)
+    except Exception as error:  # Pillow raises assorted errors on damaged data
+        raise photo_error(error) from error
+    upright.thumbnail((longest_side, longest_side), Image.Resampling.LANCZOS, reducing_gap=3.0)
+    buffer = io.BytesIO()
+    upright.save(buffer, "JPEG", quality=88)
+    return BoundedJpeg(buffer.getvalue(), upright.width, upright.height)
+
+
+def _as_rgb(image, longest_side: int):
+    """8-bit RGB from any mode: 16-bit and float images are scaled to their brightest pixel."""
+    if image.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
+        if max(image.size) > longest_side:                   # shrink first: no full-size copy in numpy
+            scale = longest_side / max(image.size)
+            image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
+                                 Image.Resampling.NEAREST)
+        values = np.asarray(image).astype(np.float32)
+        top = float(values.max()) or 1.0
+        return Image.fromarray(np.clip(values * (255.0 / top), 0, 255).astype(np.uint8)).convert("RGB")
+    if image.mode == "RGB":
+        return image
+    if "A" in image.getbands() or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        return Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba).convert("RGB")
+    return image.convert("RGB")
 
 
 def decode_image(source: PhotoSource, max_side: int | None = None, name: str = "") -> DecodedImage:

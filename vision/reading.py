@@ -22,9 +22,10 @@ class CardReading:
     runner_ups: tuple[str, ...] = ()   # the next-likeliest cards its corners could show, likeliest first
 
     def to_json(self) -> dict:
-        """``{"card", "confidence", "boxes"}`` with plain lists and rounded numbers."""
-        return {"card": self.card, "confidence": round(self.confidence, 4),
-                "boxes": [[round(v, 1) for v in box] for box in self.boxes]}
+        """``{"card", "confidence", "boxes", "runner_ups"}`` with plain lists and rounded numbers."""
+        return {"card": self.card, "confidence": round(float(self.confidence), 4),
+                "boxes": [[round(float(v), 1) for v in box] for box in self.boxes],
+                "runner_ups": list(self.runner_ups)}
 
 
 @dataclass(frozen=True)
@@ -37,13 +38,14 @@ class PhotoReading:
     conflicts: tuple[str, ...] = field(default=())    # e.g. one code seen in two places that cannot be one card
 
     def to_json(self) -> dict:
-        """A JSON-ready dict: cards with confidences and boxes, the two hands, the split and conflicts."""
+        """A JSON-ready dict: cards with confidences and boxes, the two hands, the split and conflicts
+        (the one serializer: ``ginscore detect --json``, and the reading the web app keeps with a photo)."""
         return {
             "image_size": list(self.image_size),
             "cards": [card.to_json() for card in self.cards],
             "hands": [list(self.hands[0]), list(self.hands[1])],
             "split_axis": self.split_axis,
-            "split_confidence": round(self.split_confidence, 4),
+            "split_confidence": round(float(self.split_confidence), 4),
             "conflicts": list(self.conflicts),
         }
 

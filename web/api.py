@@ -6,12 +6,13 @@ With a table PIN, send it as ``X-Table-Pin`` (or enter it once in the browser).
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from vision.reading import ImageError
 
 from . import scoring, store
 from .db import transaction
+from .games import load_game_or_404 as game_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,24 +29,16 @@ def require_custom_header():
 
 
 def sheet_json(game) -> dict:
-    sheet = scoring.build_sheet(game, store.get_hands(game["id"]))
-    return {"id": game["id"], "players": list(sheet.players), "target": game["target"],
-            "rules": scoring.rules_to_dict(scoring.rules_from_json(game["rules_json"])),
-            **sheet.to_dict()}
-
-
-def game_or_404(game_id: int):
-    game = store.get_game(game_id)
-    if game is None:
-        abort(404)
-    return game
+    sheet = scoring.build_sheet(game, store.get_hands(game.id))
+    return {"id": game.id, "players": list(sheet.players), "target": game.target,
+            "rules": game.rules.to_dict(), **sheet.to_dict()}
 
 
 @bp.get("/games")
 def list_games():
     """Every game: id, players, target, hands so far, finished or not."""
-    return jsonify(games=[{"id": g["id"], "players": [g["player0"], g["player1"]], "target": g["target"],
-                           "hands": g["hand_count"], "finished": bool(g["finished"])} for g in store.list_games()])
+    return jsonify(games=[{"id": g.id, "players": list(g.players), "target": g.target,
+                           "hands": g.hand_count, "finished": bool(g.finished)} for g in store.list_games()])
 
 
 @bp.post("/games")
@@ -69,11 +62,11 @@ def create_game():
         return api_error(f"Unknown rule option(s): {', '.join(unknown)}. The options are: {', '.join(sorted(known))} "
                          "(the target is \"target\" outside \"rules\").")
     try:
-        parsed_players, rules_json, target = parse_new_game_form(scoring.FormView(form, rules))
+        parsed_players, parsed_rules, target = parse_new_game_form(scoring.FormView(form, rules))
     except ValueError as error:
         return api_error(str(error))
     with transaction() as connection:
-        game_id = store.insert_game(connection, parsed_players, rules_json, target)
+        game_id = store.insert_game(connection, parsed_players, parsed_rules, target)
     return jsonify(sheet_json(store.get_game(game_id))), 201
 
 
@@ -109,8 +102,7 @@ def add_hand(game_id: int):
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return api_error("Send a JSON object describing the hand.")
-    rules = scoring.rules_from_json(game["rules_json"])
-    players = (game["player0"], game["player1"])
+    rules, players = game.rules, game.players
     replace = body.get("replace")
     if replace is not None and (type(replace) is not int or not 1 <= replace <= len(store.get_hands(game_id))):
         return api_error(f"There is no hand {replace!r} to replace.", 404)

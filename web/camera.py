@@ -114,17 +114,6 @@ def encode_jpeg(frame) -> bytes:
     return encoded.tobytes()
 
 
-def draw_reading(frame, reading) -> None:
-    """Draw each card's corner boxes and its code on the frame (in place)."""
-    import cv2
-    for card in reading.cards:
-        colour = (0, 200, 0) if card.confidence >= 0.5 else (0, 140, 255)
-        for x0, y0, x1, y1 in card.boxes:
-            cv2.rectangle(frame, (int(x0), int(y0)), (int(x1), int(y1)), colour, 2)
-            cv2.putText(frame, card.card, (int(x0), max(12, int(y0) - 4)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.6, colour, 2)
-
-
 def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None = None) -> Iterator[bytes]:
     """JPEG frames for the live view, with the latest detections drawn on them."""
     sent = 0
@@ -140,7 +129,8 @@ def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None
             if reading is not None:
                 feed.note_reading(reading, now)
         if feed.last_reading is not None:
-            draw_reading(frame, feed.last_reading)
+            from vision.annotate import annotate_reading   # the one annotator (photos, eval, live view)
+            frame = annotate_reading(frame, feed.last_reading)
         yield encode_jpeg(frame)
         sent += 1
         time.sleep(FRAME_INTERVAL_S)

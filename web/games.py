@@ -16,7 +16,8 @@ bp = Blueprint("games", __name__)
 MAX_NAME_LENGTH = 40
 
 
-def load_game_or_404(game_id: int):
+def load_game_or_404(game_id: int) -> store.GameRecord:
+    """The stored game, or a 404 page (the API's answer too)."""
     game = store.get_game(game_id)
     if game is None:
         abort(404)
@@ -24,7 +25,7 @@ def load_game_or_404(game_id: int):
 
 
 def sheet_for(game) -> "scoring.Sheet":
-    return scoring.build_sheet(game, store.get_hands(game["id"]))
+    return scoring.build_sheet(game, store.get_hands(game.id))
 
 
 @bp.route("/")
@@ -51,8 +52,8 @@ def spreadsheet_safe(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def parse_new_game_form(form) -> tuple[tuple[str, str], str, int]:
-    """Players, rules JSON and target from the new-game form; ValueError says what to fix."""
+def parse_new_game_form(form) -> tuple[tuple[str, str], "scoring.Rules", int]:
+    """Players, rules and target from the new-game form; ValueError says what to fix."""
     players = tuple(" ".join(form.get(f"player{i}", "").split()) for i in (0, 1))
     for number, name in enumerate(players, start=1):
         if not name:
@@ -68,7 +69,7 @@ def parse_new_game_form(form) -> tuple[tuple[str, str], str, int]:
         raise ValueError(f"The target {target_text!r} is not a whole number of points.")
     if not 10 <= target <= 10_000:
         raise ValueError("The target must be between 10 and 10000 points.")
-    return (players[0], players[1]), scoring.rules_to_json(scoring.with_target(rules, target)), target
+    return (players[0], players[1]), scoring.with_target(rules, target), target
 
 
 @bp.route("/games/new", methods=("GET", "POST"))
@@ -76,7 +77,7 @@ def new_game():
     """Players, rules (a preset and every option) and the target."""
     if request.method == "POST":
         try:
-            players, rules_json, target = parse_new_game_form(request.form)
+            players, rules, target = parse_new_game_form(request.form)
         except ValueError as error:
             flash(str(error), "error")
             return render_template("new_game.html", fields=scoring.rule_fields(request.form),
@@ -84,7 +85,7 @@ def new_game():
                                    preset_target=scoring.preset_target(request.form.get("preset"))), 400
         first_dealer = 1 if request.form.get("first_dealer") == "1" else 0
         with transaction() as connection:
-            game_id = store.insert_game(connection, players, rules_json, target, first_dealer)
+            game_id = store.insert_game(connection, players, rules, target, first_dealer)
         return redirect(url_for("games.sheet", game_id=game_id))
     preset = request.args.get("preset", "standard")
     return render_template("new_game.html", fields=scoring.rule_fields({"preset": preset}),
@@ -98,7 +99,7 @@ def sheet(game_id: int):
     game = load_game_or_404(game_id)
     sheet = sheet_for(game)
     return render_template("sheet.html", game=game, sheet=sheet,
-                           chart_svg=running_totals_svg(sheet.players, sheet.running_totals, game["target"]),
+                           chart_svg=running_totals_svg(sheet.players, sheet.running_totals, game.target),
                            camera_on=bool(current_camera_source()), photos=store.kept_photo_ids(game_id),
                            undone=undone_hand(game_id, len(sheet.rows)))
 
@@ -144,16 +145,13 @@ def undo_last_hand(game, expected_position: int | None = None, removed: dict | N
     its finished state in one transaction; None when nothing was undone. ``removed`` (if given)
     receives the hand as entered and its kept photo's id, for Restore."""
     with transaction() as connection:
-        last = connection.execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1",
-                                  (game["id"],)).fetchone()
-        photo = connection.execute("SELECT id FROM photo WHERE hand_id = ?", (last["id"],)).fetchone() \
-            if last is not None else None
-        position = store.delete_last_hand(connection, game["id"], expected_position)
-        store.set_finished(connection, game["id"],
-                           scoring.build_sheet(game, _hands(connection, game["id"])).game_over)
-    if position is not None and removed is not None:
-        removed["hand"] = store.HandEntry.from_row(last).to_dict()
-        removed["photo"] = photo["id"] if photo is not None else None
+        last = store.last_hand(connection, game.id)
+        position = store.delete_last_hand(connection, game.id, expected_position)
+        store.set_finished(connection, game.id,
+                           scoring.build_sheet(game, store.get_hands(game.id, connection)).game_over)
+    if position is not None and removed is not None and last is not None:
+        removed["hand"] = last[0].to_dict()
+        removed["photo"] = last[1]
     return position
 
 
@@ -169,15 +167,14 @@ def restore(game_id: int):
     try:
         entry = store.HandEntry.from_dict(undone["hand"])
         with transaction() as connection:
-            count = connection.execute("SELECT COUNT(*) FROM hand WHERE game_id = ?", (game_id,)).fetchone()[0]
-            if count != position - 1:
+            if store.hand_count(connection, game_id) != position - 1:
                 raise store.SaveConflict(f"Hand {position} cannot be restored: the sheet changed since "
                                          "(a hand was added or undone meanwhile).")
             hand_id, _ = store.write_hand(connection, game_id, entry)
             if undone.get("photo"):
-                connection.execute("UPDATE photo SET hand_id = ? WHERE id = ? AND game_id = ? AND hand_id IS NULL",
-                                   (hand_id, undone["photo"], game_id))
-            store.set_finished(connection, game_id, scoring.build_sheet(game, _hands(connection, game_id)).game_over)
+                store.reattach_photo(connection, game_id, undone["photo"], hand_id)
+            store.set_finished(connection, game_id,
+                               scoring.build_sheet(game, store.get_hands(game_id, connection)).game_over)
     except (ValueError, KeyError, TypeError) as error:
         message = str(error) if isinstance(error, store.SaveConflict) else \
             f"Hand {position} cannot be restored; enter it again."
@@ -185,11 +182,6 @@ def restore(game_id: int):
         return redirect(url_for("games.sheet", game_id=game_id), 303)
     flash(f"Hand {position} restored.")
     return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"hand-{position}"), 303)
-
-
-def _hands(connection, game_id: int) -> list[store.HandEntry]:
-    rows = connection.execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position", (game_id,)).fetchall()
-    return [store.HandEntry.from_row(row) for row in rows]
 
 
 @bp.route("/games/<int:game_id>/delete", methods=("GET", "POST"))
@@ -202,7 +194,7 @@ def delete(game_id: int):
             return redirect(url_for("games.sheet", game_id=game_id))
         with transaction() as connection:
             store.delete_game(connection, game_id)
-        flash(f"The game {game['player0']} v {game['player1']} was deleted.")
+        flash(f"The game {game.player0} v {game.player1} was deleted.")
         return redirect(url_for("games.index"))
     return render_template("confirm_delete.html", game=game)
 
@@ -212,10 +204,10 @@ def rematch(game_id: int):
     """A new game between the same players with the same rules; the loser deals first."""
     game = load_game_or_404(game_id)
     sheet = sheet_for(game)
-    first_dealer = 1 - sheet.winner if sheet.winner is not None else game["first_dealer"]
+    first_dealer = 1 - sheet.winner if sheet.winner is not None else game.first_dealer
     with transaction() as connection:
-        new_id = store.insert_game(connection, (game["player0"], game["player1"]), game["rules_json"],
-                                   game["target"], first_dealer, rematch_of=game_id)
+        new_id = store.insert_game(connection, game.players, game.rules, game.target, first_dealer,
+                                   rematch_of=game_id)
     return redirect(url_for("games.sheet", game_id=new_id))
 
 

@@ -45,19 +45,8 @@ def store_photo_for_review(game, data: bytes, source: str, replaces_position: in
     from .retention import delete_stale_photos
     delete_stale_photos()
     with transaction() as connection:
-        return store.insert_photo(connection, game["id"], copy.jpeg, "image/jpeg", copy.width, copy.height,
-                                  reading_to_dict(reading), source, replaces_position)
-
-
-def reading_to_dict(reading) -> dict:
-    """The recogniser's reading as plain JSON data (kept with the photo)."""
-    return {"image_size": list(reading.image_size),
-            "cards": [{"card": c.card, "confidence": round(float(c.confidence), 4),
-                       "boxes": [[round(float(v), 1) for v in box] for box in c.boxes],
-                       "runner_ups": list(getattr(c, "runner_ups", ()) or ())} for c in reading.cards],
-            "hands": [list(reading.hands[0]), list(reading.hands[1])],
-            "split_axis": reading.split_axis, "split_confidence": float(reading.split_confidence),
-            "conflicts": list(reading.conflicts)}
+        return store.insert_photo(connection, game.id, copy.jpeg, "image/jpeg", copy.width, copy.height,
+                                  reading.to_json(), source, replaces_position)
 
 
 def replace_position_arg(game_id: int) -> int | None:
@@ -198,7 +187,7 @@ def parsed_or_empty(cards_text: str) -> tuple[str, ...]:
 def render_review(game, *, cards: tuple[str, str], knocker: str, upcard: str, photo=None,
                   replace: int | None = None, result=None, error: str | None = None, status: int = 200,
                   photo_readonly: bool = False):
-    rules = scoring.rules_from_json(game["rules_json"])
+    rules = game.rules
     hands = (parsed_or_empty(cards[0]), parsed_or_empty(cards[1]))
     groups = result.groups if result is not None and any(result.groups) else scoring.card_groups(hands)
     view = photo_view(photo, hands, groups) if photo is not None else None
@@ -253,8 +242,7 @@ def review_inputs(game_id: int, values):
 
 def check_entry(game, context):
     """The entered hand checked and scored: (entry, result), ValueError with a sentence for people."""
-    rules = scoring.rules_from_json(game["rules_json"])
-    players = (game["player0"], game["player1"])
+    rules, players = game.rules, game.players
     photo = context["photo"]
     entry = scoring.showdown_entry(context["cards"], context["knocker"], context["upcard"], rules, players,
                                    source=photo["source"] if photo is not None else "manual")
@@ -265,7 +253,7 @@ def review_page(game, context, *, result=None, error=None, status=200):
     """The review page; when editing a hand that kept its photo, that photo is shown (not sent again)."""
     readonly = False
     if context["photo"] is None and context["replace"] is not None:
-        kept = store.kept_photo(game["id"], context["replace"])
+        kept = store.kept_photo(game.id, context["replace"])
         if kept is not None:
             context = {**context, "photo": kept}
             readonly = True
@@ -335,20 +323,17 @@ def save_hand(game, entry: store.HandEntry, replace: int | None, photo=None, sav
     """
     keep_photos = store.get_setting("keep_photos") == "1"
     with transaction() as connection:
-        store.claim_save_token(connection, game["id"], save_token)
+        store.claim_save_token(connection, game.id, save_token)
         if photo is not None:
-            store.claim_pending_photo(connection, game["id"], photo["id"])
-        hand_id, position = store.write_hand(connection, game["id"], entry, replace)
+            store.claim_pending_photo(connection, game.id, photo["id"])
+        hand_id, position = store.write_hand(connection, game.id, entry, replace)
         if photo is not None:
             if keep_photos:
-                connection.execute("UPDATE photo SET hand_id = ?, corrected0 = ?, corrected1 = ? WHERE id = ?",
-                                   (hand_id, " ".join(entry.cards[0]), " ".join(entry.cards[1]), photo["id"]))
+                store.attach_photo(connection, photo["id"], hand_id, entry.cards)
             else:
-                connection.execute("DELETE FROM photo WHERE id = ?", (photo["id"],))
-        hands = [store.HandEntry.from_row(row) for row in connection.execute(
-            "SELECT * FROM hand WHERE game_id = ? ORDER BY position", (game["id"],))]
-        sheet = scoring.build_sheet(game, hands)
-        store.set_finished(connection, game["id"], sheet.game_over)
+                store.delete_photo(connection, photo["id"])
+        sheet = scoring.build_sheet(game, store.get_hands(game.id, connection))
+        store.set_finished(connection, game.id, sheet.game_over)
     if photo is not None:
         from .training import collect_example
         collect_example(game, entry, photo, hand_id)   # corrections become training data (Training page)
@@ -361,7 +346,7 @@ def save_hand(game, entry: store.HandEntry, replace: int | None, photo=None, sav
 def manual(game_id: int):
     """A 52-card picker for each player, or quick deadwood counts."""
     game = load_game_or_404(game_id)
-    rules = scoring.rules_from_json(game["rules_json"])
+    rules = game.rules
     replace = replace_position_arg(game_id)
     return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=replace,
                            needs_upcard=scoring.needs_upcard(rules))
@@ -372,8 +357,7 @@ def counts(game_id: int):
     """Quick entry: who knocked, each player's deadwood count (after lay-offs), gin or not."""
     game = load_game_or_404(game_id)
     replace = replace_position_arg(game_id)
-    rules = scoring.rules_from_json(game["rules_json"])
-    players = (game["player0"], game["player1"])
+    rules, players = game.rules, game.players
     try:
         entry = scoring.counts_entry(request.form.get("knocker", ""), request.form.get("deadwood0", ""),
                                      request.form.get("deadwood1", ""), request.form.get("gin") == "1",
@@ -418,7 +402,7 @@ def edit(game_id: int, position: int):
         return review_page(game, {"cards": (" ".join(hand.cards[0]), " ".join(hand.cards[1])),
                                   "knocker": str(hand.knocker), "upcard": hand.upcard or "", "photo": None,
                                   "replace": position})
-    rules = scoring.rules_from_json(game["rules_json"])
+    rules = game.rules
     form = {"knocker": str(hand.knocker) if hand.knocker is not None else "",
             "deadwood0": "" if hand.deadwood[0] is None else str(hand.deadwood[0]),
             "deadwood1": "" if hand.deadwood[1] is None else str(hand.deadwood[1]),

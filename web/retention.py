@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask import current_app
 
+from . import store
 from .db import transaction
 
 SAVE_TOKEN_DAYS = 7   # a form's one-time token is remembered this long (a week-old page could save twice)
@@ -16,10 +17,4 @@ def delete_stale_photos() -> int:
     """Delete unconfirmed uploads older than UNCONFIRMED_PHOTO_HOURS and photos of no game; return how many."""
     hours = float(current_app.config["UNCONFIRMED_PHOTO_HOURS"])
     with transaction() as connection:
-        cursor = connection.execute(
-            "DELETE FROM photo WHERE game_id IS NULL "
-            "OR (hand_id IS NULL AND corrected0 IS NULL AND created < datetime('now', ?))",
-            (f"-{hours * 3600:.0f} seconds",))
-        connection.execute("DELETE FROM save_token WHERE created < datetime('now', ?)",
-                           (f"-{SAVE_TOKEN_DAYS} days",))
-        return cursor.rowcount
+        return store.delete_stale(connection, hours * 3600, SAVE_TOKEN_DAYS)

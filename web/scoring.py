@@ -5,16 +5,15 @@ module turns form fields into engine calls and engine results into what the page
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import CARD_CODES, Rules, parse_cards
+from engine import CARD_CODES, Option, Rules, check_showdown, parse_cards, parse_deadwood, upcard_for
 
-from .store import HandEntry
+from .store import GameRecord, HandEntry
 
 __all__ = ["CARD_CODES", "Sheet", "SheetRow", "HandView", "build_sheet", "score_entry", "showdown_entry",
-           "counts_entry", "rules_from_form", "rules_from_json", "rules_to_json", "rule_fields"]
+           "counts_entry", "rules_from_form", "rule_fields", "explanation_lines"]
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
@@ -85,26 +84,18 @@ def rule_fields(form) -> list[RuleField]:
 def rules_from_form(form) -> Rules:
     """The preset named in the form with each ``rule_<name>`` field applied; ValueError on a bad value."""
     preset = form.get("preset") or "standard"
-    rules = Rules.preset(preset)
     changes: dict[str, Any] = {}
-    for option in _option_rows():
-        name = option["name"]
-        key = f"rule_{name}"
-        if option["type"] == "bool":
-            if form.get(f"{key}__present"):
-                changes[name] = form.get(key) in ("1", "on", "true", "yes")
-            continue
-        raw = form.get(key)
-        if raw is None or str(raw).strip() == "":
-            continue
-        if option["type"] == "int":
-            number = whole_number(str(raw).strip(), negative=True)
-            if number is None:
-                raise ValueError(f"The rule '{option['description']}' needs a whole number, not {raw!r}.")
-            changes[name] = number
-        else:
-            changes[name] = str(raw)
     try:
+        rules = Rules.preset(preset)
+        for row in _option_rows():
+            option = Option.named(row["name"])
+            key = f"rule_{option.name}"
+            raw = form.get(key)
+            if option.type == "bool":
+                if form.get(f"{key}__present"):   # an unticked box sends nothing
+                    changes[option.name] = option.parse(raw or "false")
+            elif raw is not None and str(raw).strip() != "":
+                changes[option.name] = option.parse(raw)
         return rules.replace(**changes)
     except ValueError as error:
         raise ValueError(f"Rules: {error}.") from None
@@ -123,18 +114,6 @@ def with_target(rules: Rules, target: int) -> Rules:
     return rules.replace(target=target)
 
 
-def rules_to_json(rules: Rules) -> str:
-    return json.dumps(rules.to_dict(), sort_keys=True)
-
-
-def rules_to_dict(rules: Rules) -> dict[str, Any]:
-    return rules.to_dict()
-
-
-def rules_from_json(text: str) -> Rules:
-    return Rules.from_dict(json.loads(text))
-
-
 def needs_upcard(rules: Rules) -> bool:
     return bool(rules.oklahoma)
 
@@ -146,18 +125,13 @@ def rules_summary(rules: Rules) -> str:
 # ---------------------------------------------------------------- checking entered hands
 
 def parse_hand_text(text: str, whose: str) -> tuple[str, ...]:
-    """Card codes from text like ``Ts Ah 9c`` (also ``10s``, ♠♥♦♣); ValueError names the bad card."""
+    """Card codes from text like ``Ts Ah 9c`` (also ``10s``, ♠♥♦♣); ValueError names the bad or
+    repeated card (the engine's ``parse_cards``)."""
     try:
-        cards = parse_cards(text.replace(",", " "))
+        cards = parse_cards(text)
     except ValueError as error:
         raise ValueError(f"{whose}'s cards: {error}. Write cards like Ts Ah 9c.") from None
-    codes = tuple(str(card) for card in cards)
-    seen: set[str] = set()
-    for code in codes:
-        if code in seen:
-            raise ValueError(f"{code} is twice in {whose}'s hand; a deck has one of each card.")
-        seen.add(code)
-    return codes
+    return tuple(str(card) for card in cards)
 
 
 def parse_knocker(text: str, players: tuple[str, str]) -> int:
@@ -168,49 +142,30 @@ def parse_knocker(text: str, players: tuple[str, str]) -> int:
 
 def showdown_entry(cards_text: tuple[str, str], knocker_text: str, upcard_text: str, rules: Rules,
                    players: tuple[str, str], source: str = "manual") -> HandEntry:
-    """A hand entered as cards, checked: who knocked, 10 cards a hand (11 for big gin), no card twice."""
+    """A hand entered as cards, checked by the engine: who knocked, 10 cards a hand (11 for big gin),
+    no card twice, the upcard when the rules need it."""
     hands = tuple(parse_hand_text(cards_text[i], players[i]) for i in (0, 1))
     knocker = parse_knocker(knocker_text, players)
-    both = sorted(set(hands[0]) & set(hands[1]), key=CARD_CODES.index)
-    if both:
-        raise ValueError(f"{' '.join(both)} {'is' if len(both) == 1 else 'are'} in both hands; "
-                         "each card can be in one hand only. Move or remove it.")
-    for player in (0, 1):
-        count = len(hands[player])
-        allowed = (10, 11) if player == knocker and rules.big_gin else (10,)
-        if count not in allowed:
-            wanted = "10 cards (11 for big gin)" if len(allowed) == 2 else "10 cards"
-            raise ValueError(f"{players[player]} has {count} card{'s' if count != 1 else ''}; "
-                             f"{'the knocker' if player == knocker else 'the defender'} shows {wanted}. "
-                             "Add or remove cards.")
+    check_showdown((parse_cards(hands[0]), parse_cards(hands[1])), knocker, rules, players)
     return HandEntry(entry="cards", knocker=knocker, cards=(hands[0], hands[1]),
                      upcard=parse_upcard(upcard_text, rules), source=source)
 
 
 def parse_upcard(upcard_text: str, rules: Rules) -> str | None:
-    """The Oklahoma upcard (required under Oklahoma rules, ignored otherwise)."""
-    if not rules.oklahoma:
-        return None
-    if not upcard_text.strip():
-        raise ValueError("Oklahoma rules: choose the upcard (it sets the knock limit).")
-    upcard = parse_hand_text(upcard_text, "The upcard")
-    if len(upcard) != 1:
-        raise ValueError("The upcard is one card.")
-    return upcard[0]
+    """The Oklahoma upcard (required under Oklahoma rules, ignored otherwise: engine.upcard_for)."""
+    upcard = upcard_for(rules, upcard_text)
+    return None if upcard is None else str(upcard)
 
 
 def counts_entry(knocker_text: str, deadwood0: str, deadwood1: str, gin: bool, rules: Rules,
                  players: tuple[str, str], upcard_text: str = "") -> HandEntry:
     """A hand entered as deadwood counts (the defender's after lay-offs), checked."""
     knocker = parse_knocker(knocker_text, players)
-    counts = []
-    for player, text in enumerate((deadwood0, deadwood1)):
-        text = text.strip()
-        count = whole_number(text)
-        if count is None or count > 100:
-            shown = f"not {text!r}" if text else "and it was left empty"
-            raise ValueError(f"{players[player]}'s deadwood must be a whole number from 0 to 100, {shown}.")
-        counts.append(count)
+    try:
+        counts = [parse_deadwood(text, f"{players[player]}'s deadwood")
+                  for player, text in enumerate((deadwood0, deadwood1))]
+    except ValueError as error:
+        raise ValueError(sentence(error)) from None
     return HandEntry(entry="counts", knocker=knocker, deadwood=(counts[0], counts[1]), gin=gin,
                      upcard=parse_upcard(upcard_text, rules))
 
@@ -316,15 +271,6 @@ def engine_result(entry: HandEntry, rules: Rules):
     return engine.void_hand()
 
 
-def _explanation_lines(result) -> tuple[str, ...]:
-    """The engine's explanation, one sentence a line (its lay-off sentence is left out: the
-    arrangement lines name the lay-offs with the player's name)."""
-    import re
-    text = str(result.explanation or "")
-    parts = (part.strip() for part in re.split(r"(?<=[.:])\s+(?=[A-Z])", text))
-    return tuple(part for part in parts if part and not (result.layoffs and part.startswith("The defender lays off")))
-
-
 def sentence(message: object) -> str:
     """An error for people: starts with a capital, ends with a full stop."""
     text = str(message).strip()
@@ -354,29 +300,24 @@ def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
     else:
         summary = f"{players[entry.knocker]} knocked: {kind}; {players[winner]} scores {points}."
     groups = card_groups(entry.cards, result) if entry.entry == "cards" else ((), ())
-    return HandView(kind, winner, points, summary, _arrangement_lines(result, players) + _explanation_lines(result),
+    return HandView(kind, winner, points, summary, explanation_lines(result, players),
                     groups, _deadwood_by_player(result, entry))
 
 
-def _arrangement_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
-    """Each player's melds and deadwood, and the lay-offs, as laid down at the table."""
-    if result.knocker is None:
-        return ()
-    lines = []
-    for player, arrangement in ((result.knocker, result.knocker_arrangement),
-                                (1 - result.knocker, result.defender_arrangement)):
-        if arrangement is None:
-            continue
-        melds = " | ".join(str(meld) for meld in arrangement.melds) or "no melds"
-        deadwood = " ".join(str(card) for card in arrangement.deadwood) or "none"
-        lines.append(f"{players[player]}: {melds}; deadwood {deadwood} = {arrangement.deadwood_count}.")
-    if result.layoffs:
-        by_meld: dict[str, list[str]] = {}
-        for layoff in result.layoffs:
-            by_meld.setdefault(str(layoff.meld), []).append(str(layoff.card))
-        lines.append(f"{players[1 - result.knocker]} lays off "
-                     + "; ".join(f"{' '.join(cards)} on {meld}" for meld, cards in by_meld.items()) + ".")
-    return tuple(lines)
+def explanation_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
+    """The engine's explanation lines (``HandResult.lines``) with the players' names put in:
+    each player's melds and deadwood, the lay-offs, then the discard and the outcome."""
+    names = {} if result.knocker is None else {"knocker": players[result.knocker],
+                                               "defender": players[1 - result.knocker]}
+    rendered = []
+    for line in result.lines:
+        if line.topic == "arrangement":
+            rendered.append(f"{names[line.role]}: {line.text}.")
+        elif line.topic == "layoffs":
+            rendered.append(f"{names[line.role]} lays off {line.text}.")
+        else:
+            rendered.append(line.text)
+    return tuple(rendered)
 
 
 def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> HandView:
@@ -466,15 +407,14 @@ class Sheet:
         }
 
 
-def build_sheet(game, hands: list[HandEntry]) -> Sheet:
+def build_sheet(game: GameRecord, hands: list[HandEntry]) -> Sheet:
     """Replay the stored hands through the engine's Game: totals, boxes, dealer, reckoning.
 
     ValueError when the hands cannot be one game (a hand after the game ended).
     """
     from engine import Game
-    players = (game["player0"], game["player1"])
-    rules = rules_from_json(game["rules_json"])
-    engine_game = Game(players, rules, target=game["target"], first_dealer=game["first_dealer"])
+    players, rules = game.players, game.rules
+    engine_game = Game(players, rules, target=game.target, first_dealer=game.first_dealer)
     rows = []
     for position, entry in enumerate(hands, start=1):
         result = engine_result(entry, rules)

@@ -1,8 +1,9 @@
-"""Reading and writing games, hands, photos and settings in the SQLite store.
+"""Reading and writing games, hands, photos and settings in the SQLite store: all the app's SQL.
 
 Hands are stored as what the players entered (cards, or deadwood counts, or a void); the sheet
 (scores, totals, boxes, reckoning) is always recomputed from them by the engine, so undoing or
-editing a hand can never leave stale totals behind.
+editing a hand can never leave stale totals behind. A game is read as a ``GameRecord`` whose rules
+are already the engine's ``Rules`` (parsed from the stored JSON here, once).
 """
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
+
+from engine import Rules
 
 from .db import get_db, transaction
 
@@ -23,6 +26,39 @@ class SaveConflict(ValueError):
 
 class AlreadySaved(SaveConflict):
     """This form's one-time token was used: the hand is stored already."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One stored game: players, the engine ``Rules`` it is played by, target, first dealer.
+
+    Reads like the row it came from too (``game["player0"]``), for templates and older callers.
+    """
+    id: int
+    player0: str
+    player1: str
+    rules: Rules
+    target: int
+    first_dealer: int = 0
+    rematch_of: int | None = None
+    created: str = ""
+    finished: str | None = None
+    hand_count: int | None = None      # filled by list_games
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.player0, self.player1
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> "GameRecord":
+        keys = row.keys()
+        return cls(id=row["id"], player0=row["player0"], player1=row["player1"],
+                   rules=Rules.from_json(row["rules_json"]), target=row["target"],
+                   first_dealer=row["first_dealer"], rematch_of=row["rematch_of"], created=row["created"],
+                   finished=row["finished"], hand_count=row["hand_count"] if "hand_count" in keys else None)
 
 
 @dataclass(frozen=True)
@@ -61,29 +97,46 @@ class HandEntry:
                 "source": self.source}
 
 
-def get_game(game_id: int) -> sqlite3.Row | None:
+def get_game(game_id: int) -> GameRecord | None:
     if not 0 < game_id <= LARGEST_ID:
         return None
-    return get_db().execute("SELECT * FROM game WHERE id = ?", (game_id,)).fetchone()
+    row = get_db().execute("SELECT * FROM game WHERE id = ?", (game_id,)).fetchone()
+    return GameRecord.from_row(row) if row is not None else None
 
 
-def list_games() -> list[sqlite3.Row]:
-    return get_db().execute(
+def list_games() -> list[GameRecord]:
+    rows = get_db().execute(
         "SELECT game.*, (SELECT COUNT(*) FROM hand WHERE hand.game_id = game.id) AS hand_count "
         "FROM game ORDER BY game.id DESC").fetchall()
+    return [GameRecord.from_row(row) for row in rows]
 
 
-def get_hands(game_id: int) -> list[HandEntry]:
-    rows = get_db().execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position",
-                            (game_id,)).fetchall()
+def get_hands(game_id: int, connection: sqlite3.Connection | None = None) -> list[HandEntry]:
+    """The game's hands in order (read inside ``connection``'s transaction when given)."""
+    rows = (connection or get_db()).execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position",
+                                            (game_id,)).fetchall()
     return [HandEntry.from_row(row) for row in rows]
 
 
-def insert_game(connection: sqlite3.Connection, players: tuple[str, str], rules_json: str,
+def hand_count(connection: sqlite3.Connection, game_id: int) -> int:
+    return int(connection.execute("SELECT COUNT(*) FROM hand WHERE game_id = ?", (game_id,)).fetchone()[0])
+
+
+def last_hand(connection: sqlite3.Connection, game_id: int) -> tuple[HandEntry, int | None] | None:
+    """The game's latest hand and the id of the photo kept with it (None: no hands)."""
+    row = connection.execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1",
+                             (game_id,)).fetchone()
+    if row is None:
+        return None
+    photo = connection.execute("SELECT id FROM photo WHERE hand_id = ?", (row["id"],)).fetchone()
+    return HandEntry.from_row(row), (photo["id"] if photo is not None else None)
+
+
+def insert_game(connection: sqlite3.Connection, players: tuple[str, str], rules: Rules,
                 target: int, first_dealer: int = 0, rematch_of: int | None = None) -> int:
     cursor = connection.execute(
         "INSERT INTO game (player0, player1, rules_json, target, first_dealer, rematch_of) "
-        "VALUES (?, ?, ?, ?, ?, ?)", (players[0], players[1], rules_json, target, first_dealer, rematch_of))
+        "VALUES (?, ?, ?, ?, ?, ?)", (players[0], players[1], rules.to_json(), target, first_dealer, rematch_of))
     return int(cursor.lastrowid)
 
 
@@ -188,6 +241,34 @@ def claim_save_token(connection: sqlite3.Connection, game_id: int, token: str | 
 def save_token_used(token: str | None) -> bool:
     return token is not None and get_db().execute(
         "SELECT 1 FROM save_token WHERE token = ?", (token,)).fetchone() is not None
+
+
+def attach_photo(connection: sqlite3.Connection, photo_id: int, hand_id: int,
+                 corrected: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+    """Keep a confirmed photo with its hand and the cards as corrected."""
+    connection.execute("UPDATE photo SET hand_id = ?, corrected0 = ?, corrected1 = ? WHERE id = ?",
+                       (hand_id, " ".join(corrected[0]), " ".join(corrected[1]), photo_id))
+
+
+def reattach_photo(connection: sqlite3.Connection, game_id: int, photo_id: int, hand_id: int) -> None:
+    """A restored hand takes back its photo (if the photo still waits for a hand of this game)."""
+    connection.execute("UPDATE photo SET hand_id = ? WHERE id = ? AND game_id = ? AND hand_id IS NULL",
+                       (hand_id, photo_id, game_id))
+
+
+def delete_photo(connection: sqlite3.Connection, photo_id: int) -> None:
+    connection.execute("DELETE FROM photo WHERE id = ?", (photo_id,))
+
+
+def delete_stale(connection: sqlite3.Connection, unconfirmed_seconds: float, token_days: int) -> int:
+    """Unconfirmed uploads older than ``unconfirmed_seconds``, photos of no game and save tokens older
+    than ``token_days``; return how many photos went."""
+    cursor = connection.execute(
+        "DELETE FROM photo WHERE game_id IS NULL "
+        "OR (hand_id IS NULL AND corrected0 IS NULL AND created < datetime('now', ?))",
+        (f"-{unconfirmed_seconds:.0f} seconds",))
+    connection.execute("DELETE FROM save_token WHERE created < datetime('now', ?)", (f"-{token_days} days",))
+    return cursor.rowcount
 
 
 def claim_pending_photo(connection: sqlite3.Connection, game_id: int, photo_id: int) -> None:

@@ -166,8 +166,7 @@ def insert_pending_photo(database: str, game_id: int, jpeg: bytes, reading) -> i
     """Store a photo and its reading as an upload waiting for review (in any app's database file)."""
     from web import create_app, store
     from web.db import transaction
-    from web.hands import reading_to_dict
     app = create_app({"DATABASE": database, "TESTING": True, "SECRET_KEY": "test"})
     with app.app_context(), transaction() as connection:
         return store.insert_photo(connection, game_id, jpeg, "image/jpeg", reading.image_size[0],
-                                  reading.image_size[1], reading_to_dict(reading), "upload")
+                                  reading.image_size[1], reading.to_json(), "upload")

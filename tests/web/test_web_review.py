@@ -9,7 +9,6 @@ from conftest import ANN_GIN, BOB_LOSES, db_dump, new_game, real_val_crop
 from vision.reading import CardReading, PhotoReading
 from web import store
 from web.db import transaction
-from web.hands import reading_to_dict
 
 
 def pending_photo(app, game_id: int, low_card: str = "9c") -> int:
@@ -24,7 +23,7 @@ def pending_photo(app, game_id: int, low_card: str = "9c") -> int:
                            "horizontal", 0.8)
     with app.app_context(), transaction() as connection:
         return store.insert_photo(connection, game_id, image, "image/jpeg", width, height,
-                                  reading_to_dict(reading), "upload")
+                                  reading.to_json(), "upload")
 
 
 def test_review_page_boxes_every_card_and_flags_unsure_ones(app, client):
@@ -79,10 +78,10 @@ def test_a_photo_of_another_game_cannot_be_used(app, client):
 
 def test_review_result_shows_melds_deadwood_and_layoffs():
     from engine import Rules, score_hand
-    from web.scoring import _arrangement_lines
+    from web.scoring import explanation_lines
 
     result = score_hand("5s 6s 7s Ks Kc Kd 9c Tc Jc Jd", "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h", Rules.preset("standard"))
-    lines = _arrangement_lines(result, ("Ann", "Bob"))
+    lines = explanation_lines(result, ("Ann", "Bob"))
     assert lines[0].startswith("Ann: ") and "deadwood Jd = 10" in lines[0]
     assert lines[1].startswith("Bob: 2s 2h 2d 2c")
     assert lines[2].startswith("Bob lays off ") and "9s on" in lines[2]

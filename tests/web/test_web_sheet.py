@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 from conftest import ANN_GIN, BOB_LOSES, add_counts, db_dump, new_game, totals_on_page
 
@@ -32,8 +31,8 @@ def test_new_game_stores_preset_and_changed_options(client, app):
     game_id = new_game(client, preset="pagat", rule_gin_bonus="30", target="150")
     with app.app_context():
         from web import store
-        rules = json.loads(store.get_game(game_id)["rules_json"])
-    assert rules["gin_bonus"] == 30 and rules["undercut_bonus"] == 10 and rules["target"] == 150
+        rules = store.get_game(game_id).rules
+    assert rules.gin_bonus == 30 and rules.undercut_bonus == 10 and rules.target == 150
 
 
 def test_new_game_refuses_bad_input_with_a_message(client, app):

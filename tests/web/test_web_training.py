@@ -10,7 +10,6 @@ from conftest import ANN_GIN, BOB_LOSES, new_game, real_val_crop
 from vision.reading import CardReading, PhotoReading
 from web import store, training
 from web.db import transaction
-from web.hands import reading_to_dict
 
 
 def pending_photo(app, game_id: int) -> int:
@@ -26,7 +25,7 @@ def pending_photo(app, game_id: int) -> int:
     reading = PhotoReading((width, height), cards, (tuple(ANN_GIN.split()), tuple(read[10:])), "horizontal", 0.8)
     with app.app_context(), transaction() as connection:
         return store.insert_photo(connection, game_id, image, "image/jpeg", width, height,
-                                  reading_to_dict(reading), "upload")
+                                  reading.to_json(), "upload")
 
 
 def confirm(client, game_id: int, photo_id: int):
