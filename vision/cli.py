@@ -61,8 +61,10 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
 
 
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--imgsz", type=int, help="detector input size in pixels (default: models/model.json, else 1024)")
-    parser.add_argument("--conf", type=float, help="lowest confidence kept (default: models/model.json, else 0.25)")
+    parser.add_argument("--imgsz", type=int, help="detector input size in pixels (default: models/model.json, "
+                                                  "else vision.detector.DEFAULT_IMGSZ)")
+    parser.add_argument("--conf", type=float, help="lowest confidence kept (default: models/model.json, "
+                                                   "else vision.detector.DEFAULT_CONF)")
     parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the model files (default: models/)")
     parser.add_argument("--tiles", type=int, default=1, metavar="N",
                         help="read the photo as N x N overlapping tiles, each at --imgsz (slower; for cards small in the frame)")

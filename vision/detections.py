@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from engine.cards import CARD_CODES
+from engine.cards import CARD_CODES, parse_card
 
 CARD_INDEX: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
 
@@ -150,24 +150,18 @@ def card_index(code: str) -> int:
     return CARD_INDEX[canonical_code(code)]
 
 
-_SUIT_SYMBOLS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
-
-
 def canonical_code(text: str) -> str:
-    """The canonical ``rank+suit`` code of a card written loosely (``10s``, ``TS``, ``t♠``).
+    """The canonical ``rank+suit`` code of a card written loosely (``10s``, ``TS``, ``t♠``), read by
+    the engine's ``parse_card`` (the one reader of card codes).
 
     >>> canonical_code("10s"), canonical_code("qH"), canonical_code("9♦")
     ('Ts', 'Qh', '9d')
     """
     text = text.strip()
-    if len(text) < 2:
-        raise ValueError(f"not a card: {text!r} (write rank and suit, e.g. Ts, Ah, 9c)")
-    rank, suit = text[:-1].upper(), _SUIT_SYMBOLS.get(text[-1], text[-1].lower())
-    rank = "T" if rank == "10" else rank
-    code = rank + suit
-    if code not in CARD_INDEX:
-        raise ValueError(f"not a card: {text!r} (write rank and suit, e.g. Ts, Ah, 9c)")
-    return code
+    try:
+        return parse_card(text).code
+    except ValueError:
+        raise ValueError(f"not a card: {text!r} (write rank and suit, e.g. Ts, Ah, 9c)") from None
 
 
 def read_yolo_labels(label_path: Path, class_codes: Sequence[str], image_size: tuple[int, int]) -> Detections:

@@ -246,8 +246,10 @@ def classifier_channel_order(weights: Path, crops_dir: Path, limit: int = 600) -
 
 
 def install_weights(detector: Path | None, classifier: Path | None, models_dir: Path = MODELS_DIR,
-                    detect_imgsz: int = 1024, classifier_channels: str | None = None) -> Path:
-    """Copy trained weights where ``ginscore detect/score/serve`` load them and update model.json."""
+                    detect_imgsz: int | None = None, classifier_channels: str | None = None) -> Path:
+    """Copy trained weights where ``ginscore detect/score/serve`` load them and update model.json
+    (settings it lacks get vision.detector's defaults, the one place they are written)."""
+    from vision.detector import DEFAULT_CONF, DEFAULT_IMGSZ, DEFAULT_WEBCAM_IMGSZ
     models_dir.mkdir(parents=True, exist_ok=True)
     info_path = models_dir / MODEL_INFO_FILE
     info = json.loads(info_path.read_text()) if info_path.exists() else {}
@@ -261,9 +263,9 @@ def install_weights(detector: Path | None, classifier: Path | None, models_dir: 
         info["classifier"] = CLASSIFIER_FILE
         if classifier_channels:
             info["classifier_channels"] = classifier_channels
-    info.setdefault("imgsz", detect_imgsz)
-    info.setdefault("webcam_imgsz", 640)
-    info.setdefault("conf", 0.25)
+    info.setdefault("imgsz", detect_imgsz or DEFAULT_IMGSZ)
+    info.setdefault("webcam_imgsz", DEFAULT_WEBCAM_IMGSZ)
+    info.setdefault("conf", DEFAULT_CONF)
     info.setdefault("classifier_imgsz", CLASSIFIER_IMGSZ)
     info["updated"] = time.strftime("%Y-%m-%d %H:%M")
     info_path.write_text(json.dumps(info, indent=2) + "\n")

@@ -6,20 +6,26 @@ only inside the command that needs them, so ``ginscore hand`` starts instantly.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
+
+from engine import cli as engine_cli
+from vision import cli as vision_cli
+from vision import examples, retrain, teach_deck, train
+from vision.synth import cli as synth_cli
+from vision.synth import decks
+from web import serve_cli
 
 # Each module defines add_commands(commands) and owns its sub-commands.
 COMMAND_MODULES = (
-    "engine.cli",          # hand, showdown
-    "vision.cli",          # detect, score, eval
-    "vision.train",        # train
-    "vision.synth.cli",    # synth
-    "vision.synth.decks",  # decks (contact sheet of the card art)
-    "vision.teach_deck",   # deck add / deck list (teach the reader your own deck)
-    "vision.examples",     # examples (corrected photos kept for retraining)
-    "vision.retrain",      # retrain (fine-tune at the table, install when not worse, --rollback)
-    "web.serve_cli",       # serve
+    engine_cli,      # hand, showdown
+    vision_cli,      # detect, score, eval
+    train,           # train
+    synth_cli,       # synth
+    decks,           # decks (contact sheet of the card art)
+    teach_deck,      # deck add / deck list (teach the reader your own deck)
+    examples,        # examples (corrected photos kept for retraining)
+    retrain,         # retrain (fine-tune at the table, install when not worse, --rollback)
+    serve_cli,       # serve
 )
 
 
@@ -33,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Gin rummy table companion: score hands from photos, keep the score sheet.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module_name in COMMAND_MODULES:
-        importlib.import_module(module_name).add_commands(commands)
+    for module in COMMAND_MODULES:
+        module.add_commands(commands)
     return parser
 
 
