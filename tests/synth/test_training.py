@@ -37,8 +37,19 @@ def test_train_and_eval_work_end_to_end(tmp_path: Path, capsys):
     from vision.evaluate import evaluate_folder
 
     result = evaluate_folder(labelled, detector=load_detector(models), imgsz=160)
-    assert result["photos"] and 0.0 <= result["card_recall"] <= 1.0
-    assert len(result["photos"]) == len(list((labelled / "images").glob("*.jpg")))
+    photos = result["photos"]
+    assert len(photos) == len(list((labelled / "images").glob("*.jpg"))) > 0
+    # the evaluation counts each photo's labelled cards, and its recall is the cards read right out of them
+    for photo in photos:
+        label = labelled / "labels" / f"{Path(photo['image']).stem}.txt"
+        lines = label.read_text().splitlines() if label.exists() else []
+        codes = {CARD_CODES[int(line.split()[0])] for line in lines if line.strip()}
+        assert photo["cards_labelled"] == len(codes)
+        assert photo["cards_right"] == len(codes) - len(photo["missed"]) <= photo["cards_read"]
+    labelled_cards = sum(photo["cards_labelled"] for photo in photos)
+    assert labelled_cards > 0
+    right = sum(photo["cards_right"] for photo in photos)
+    assert result["card_recall"] == pytest.approx(right / labelled_cards, abs=1e-4)
 
 
 def test_train_without_a_dataset_says_what_to_do(tmp_path: Path, capsys):
