@@ -16,7 +16,7 @@ from engine import Rules
 
 from .db import get_db, transaction
 
-SETTING_DEFAULTS = {"keep_photos": "1", "camera_source": ""}
+SETTING_DEFAULTS = {"keep_photos": "1", "camera_source": "", "collect_examples": "1"}
 LARGEST_ID = 2 ** 63 - 1     # SQLite's biggest integer: a bigger id in a URL is simply not there
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 
-from .db import get_db, transaction
+from . import store
 
 bp = Blueprint("training", __name__)
 
@@ -28,15 +28,11 @@ _models_seen: dict[str, float] = {}
 
 def collecting() -> bool:
     """Whether saved photo hands are kept as training examples (both settings on)."""
-    from . import store
-
-    row = get_db().execute("SELECT value FROM setting WHERE name = ?", (COLLECT_SETTING,)).fetchone()
-    return (row["value"] if row else "1") == "1" and store.get_setting("keep_photos") == "1"
+    return collect_setting_on() and store.get_setting("keep_photos") == "1"
 
 
 def collect_setting_on() -> bool:
-    row = get_db().execute("SELECT value FROM setting WHERE name = ?", (COLLECT_SETTING,)).fetchone()
-    return (row["value"] if row else "1") == "1"
+    return store.get_setting(COLLECT_SETTING) == "1"
 
 
 def collect_example(game, entry, photo, hand_id: int | None = None) -> None:
@@ -136,16 +132,13 @@ def page():
 
 
 def _keep_photos() -> bool:
-    from . import store
     return store.get_setting("keep_photos") == "1"
 
 
 @bp.route("/training/collect", methods=("POST",))
 def set_collecting():
     value = "1" if request.form.get("collect") == "1" else "0"
-    with transaction() as connection:
-        connection.execute("INSERT INTO setting (name, value) VALUES (?, ?) "
-                           "ON CONFLICT(name) DO UPDATE SET value = excluded.value", (COLLECT_SETTING, value))
+    store.save_settings({COLLECT_SETTING: value})
     flash("Corrected photos are kept for training." if value == "1" else
           "Corrected photos are no longer kept for training (those kept stay until deleted).")
     return redirect(url_for("training.page"), 303)
