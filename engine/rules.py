@@ -203,6 +203,11 @@ class Rules:
             raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return cls(**data)
 
+    @property
+    def needs_upcard(self) -> bool:
+        """Whether a hand needs its first upcard to be scored (Oklahoma: it sets the knock limit)."""
+        return self.oklahoma
+
     def knock_limit_for(self, upcard: "int | None") -> int | None:
         """The knock limit for this hand; ``None`` means gin only (Oklahoma ace)."""
         if not self.oklahoma:

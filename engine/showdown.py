@@ -90,7 +90,7 @@ def parse_deadwood(text: str, whose: str = "the deadwood") -> int:
 
 def upcard_for(rules: Rules, text: "str | Card | None") -> Card | None:
     """The first upcard when the rules use it (Oklahoma: it sets the knock limit), else ``None``."""
-    if not rules.oklahoma:
+    if not rules.needs_upcard:
         return None
     if text is None or not str(text).strip():
         raise ValueError("Oklahoma rules: choose the upcard (it sets the knock limit).")

@@ -115,7 +115,7 @@ def with_target(rules: Rules, target: int) -> Rules:
 
 
 def needs_upcard(rules: Rules) -> bool:
-    return bool(rules.oklahoma)
+    return rules.needs_upcard
 
 
 def rules_summary(rules: Rules) -> str:
