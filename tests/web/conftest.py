@@ -59,11 +59,10 @@ class FakeClock:
 
 
 def fake_pin_clock(app) -> FakeClock:
-    """Give the app's PIN throttle a clock the test moves."""
+    """Give the app a fresh PIN throttle (a full budget) on a clock the test moves."""
+    from web.pin_throttle import PinThrottle
     clock = FakeClock()
-    throttle = app.extensions["pin_throttle"]
-    throttle.clock = clock
-    throttle._table_updated = clock()
+    app.extensions["pin_throttle"] = PinThrottle(clock=clock)
     return clock
 
 
