@@ -35,7 +35,7 @@ def check_hand_size(cards: Sequence[Card]) -> None:
 
 def check_knocker(knocker: object) -> int:
     """Who knocked: player 0 or 1."""
-    if isinstance(knocker, bool) or knocker not in (0, 1):
+    if knocker not in (0, 1):
         raise ValueError(f"knocker must be player 0 or 1, got {knocker!r}")
     return int(knocker)  # type: ignore[call-overload]
 
