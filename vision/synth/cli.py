@@ -26,6 +26,8 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--preview", type=Path, metavar="PNG",
                         help="write a contact sheet of the first scenes with boxes and codes, then stop")
     parser.add_argument("--preview-count", type=int, default=16)
+    parser.add_argument("--clutter-preview", type=Path, metavar="IMAGE",
+                        help="write a contact sheet of the clutter items (text, score pads, cloth, objects), then stop")
     parser.add_argument("--datasets", type=Path, default=None,
                         help="folder holding decks/, backs/, surfaces/ (default: the repository's datasets/)")
     parser.add_argument("--deck", action="append", default=[], metavar="NAME",
@@ -52,6 +54,11 @@ def run_synth(args: argparse.Namespace) -> int:
     config = SynthConfig(out=args.out, count=args.count, imgsz=args.imgsz, seed=args.seed,
                          crops=args.crops, workers=args.workers, datasets_root=args.datasets,
                          deck_paths=deck_paths)
+    if args.clutter_preview:
+        from vision.synth.clutter import draw_contact_sheet
+
+        print(f"clutter preview written to {draw_contact_sheet(args.clutter_preview, args.seed)}")
+        return 0
     if args.preview:
         path = draw_preview(config, min(args.preview_count, args.count), args.preview)
         print(f"preview written to {path}")

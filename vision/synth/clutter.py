@@ -334,3 +334,16 @@ def random_clutter(rng: np.random.Generator, centre: tuple[float, float], radius
                                    float(rng.uniform(0, 360)), rgba.shape[0] / PIXELS_PER_CARD,
                                    over_cards=rng.random() < 0.5))
     return sheets
+
+
+def draw_contact_sheet(path: Path, seed: int = 0, rows: int = 3, tile: int = 150) -> Path:
+    """Every clutter kind ``rows`` times, side by side (``ginscore synth --clutter-preview``)."""
+    rng = np.random.default_rng(seed)
+    kinds = list(MAKERS)
+    tiles = [cv2.resize(make_sheet(rng, kind)[..., :3], (tile, tile), interpolation=cv2.INTER_AREA)
+             for _ in range(rows) for kind in kinds]
+    sheet = np.vstack([np.hstack(tiles[r * len(kinds):(r + 1) * len(kinds)]) for r in range(rows)])
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return path

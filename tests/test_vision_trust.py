@@ -1,0 +1,77 @@
+"""Trust in the shipped reader: no card read where there is none, every card at any distance, and
+floors on the real photo sets (datasets/real) that a retrained model must not lose.
+
+The floors are set from measured numbers of the shipped model (models/MODEL_CARD.md), a little below
+them so that noise-free re-runs pass and a real regression fails.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detector import DEFAULT_MODELS_DIR, DETECTOR_FILE
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(),
+                                                   reason="no shipped model in models/")]
+
+REAL = DEFAULT_MODELS_DIR.parent / "datasets" / "real"
+
+
+def _val_deck(assets, deck_id="bonded"):
+    return next(d for d in assets["val"] if d.deck_id == deck_id)
+
+
+def test_a_table_with_a_score_pad_and_a_newspaper_and_no_cards_reads_no_card():
+    from vision.recognise import read_photo
+    from vision.synth import clutter
+    from vision.synth.camera import Camera
+    from vision.synth.dataset import load_synth_assets
+    from vision.synth.scene import render_scene
+
+    assets = load_synth_assets(None)
+    for seed in (1, 2, 3):
+        rng = np.random.default_rng(seed)
+        sheets = [clutter.ClutterSheet("score_pad", clutter.make_sheet(rng, "score_pad"), -0.9, 0.1, 4.0, 1.8),
+                  clutter.ClutterSheet("newspaper", clutter.make_sheet(rng, "newspaper"), 1.2, -0.2, -8.0, 2.6)]
+        camera = Camera(tilt=10.0, yaw=0.0, roll=0.0, card_pixels=380.0, image_size=(1600, 1200))
+        scene = render_scene(rng, _val_deck(assets), [], assets["photos"][2:3], (1600, 1200), placements=[],
+                             camera=camera, effects=False, clutter_sheets=sheets)
+        reading = read_photo(scene.image)
+        assert reading.cards == (), f"seed {seed}: read {[c.card for c in reading.cards]} on a table with no card"
+
+
+def test_a_close_up_of_one_spread_reads_every_card():
+    from vision.recognise import read_spread
+    from vision.synth.camera import Camera
+    from vision.synth.dataset import load_synth_assets
+    from vision.synth.layouts import Placement
+    from vision.synth.scene import render_scene
+
+    assets = load_synth_assets(None)
+    hand = ["4h", "5h", "6h", "9c", "9d", "9s", "Kd"]
+    placements = [Placement(code, -0.75 + 0.25 * i, 0.0, 0.0) for i, code in enumerate(hand)]
+    # the spread fills the frame: index corners about a fifth of the image height
+    camera = Camera(tilt=8.0, yaw=0.0, roll=0.0, card_pixels=1050.0, image_size=(2400, 1600))
+    scene = render_scene(np.random.default_rng(7), _val_deck(assets), [], assets["photos"][3:4], (2400, 1600),
+                         placements=placements, camera=camera, effects=False)
+    assert min(label.box[3] - label.box[1] for label in scene.labels) > 0.1 * 1600, "not a close-up"
+    reading = read_spread(scene.image)
+    assert sorted(c.card for c in reading.cards) == sorted(hand)
+
+
+def test_real_clutter_floors():
+    from vision.evaluate import evaluate_rank_folder
+
+    result = evaluate_rank_folder(REAL / "real-clutter")
+    assert result["rank_precision"] >= RANK_PRECISION_FLOOR, result["rank_precision"]
+    assert result["rank_recall"] >= RANK_RECALL_FLOOR, result["rank_recall"]
+    assert result["photos_exact"] >= EXACT_PHOTOS_FLOOR, result["photos_exact"]
+
+
+def test_real_val_scale_curve_floors():
+    from vision.evaluate import evaluate_scale_curve
+
+    rows = {row["variant"]: row for row in evaluate_scale_curve(REAL / "real-val", [2.0, 3.0], [0.33])}
+    for variant, floor in SCALE_FLOORS.items():
+        assert rows[variant]["recall"] >= floor, (variant, rows[variant])
+        assert rows[variant]["precision"] >= SCALE_PRECISION_FLOOR, (variant, rows[variant])
