@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, url_for
 
+from vision.detector import review_threshold
 from vision.reading import ImageError
 
 from . import recognition
@@ -59,7 +60,7 @@ class CameraFeed:
             return {"hands": [[], []], "cards": 0, "steady": False, "steady_for": 0.0}
         steady_for = now - self.steady_since if self.steady_since is not None else 0.0
         return {"hands": [list(reading.hands[0]), list(reading.hands[1])], "cards": len(reading.cards),
-                "unsure": sorted(card.card for card in reading.cards if card.confidence < 0.5),
+                "unsure": sorted(card.card for card in reading.cards if card.confidence < review_threshold()),
                 "steady": self.same_readings >= 2 and steady_for >= STEADY_S, "steady_for": round(steady_for, 1)}
 
     def _open(self):

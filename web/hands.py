@@ -15,7 +15,6 @@ from .games import load_game_or_404, sheet_for
 
 bp = Blueprint("hands", __name__)
 
-LOW_CONFIDENCE = 0.5     # cards read below this are flagged on the review page
 
 
 # ---------------------------------------------------------------- photos: upload and stored images
@@ -139,6 +138,8 @@ def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = No
     """What the review page draws over the photo: one entry per card (not per corner) with its boxes,
     its meld colour, and whether the reader is unsure of it (low confidence or named in a conflict)."""
     from vision.cli import UNSURE_SPLIT
+    from vision.detector import review_threshold
+    review_below = review_threshold()
     reading = json.loads(photo["reading_json"])
     width, height = reading["image_size"]
     conflicts = [str(text) for text in reading.get("conflicts", [])]
@@ -152,7 +153,7 @@ def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = No
     cards, flagged = [], []
     for index, card in enumerate(reading["cards"]):
         code = card["card"]
-        low = card["confidence"] < LOW_CONFIDENCE
+        low = card["confidence"] < review_below
         reasons = []
         if low:
             reasons.append(f"{round(card['confidence'] * 100)}% sure")
