@@ -76,7 +76,17 @@ class ModelSettings:
     close_up_imgsz: int = 0            # 0: no second pass
     close_up_index_px: float = 40.0    # median index side (at imgsz) from which the second pass runs
     close_up_min_boxes: int = 4        # ... or when the first pass proposes fewer boxes than this
+    # and a second, larger pass when the indices are small (the whole table from a chair); photos only
+    far_imgsz: int = 0                 # 0: no far pass
+    far_index_px: float = 20.0         # median index side (at imgsz) below which the far pass runs
     review_below: float = DEFAULT_REVIEW_BELOW   # a card read less surely than this is flagged for the user
+    # a second crop classifier of the 52 cards whose reading is combined with the main one's (geometric
+    # mean, the main one weighted ``classifier_mix``), and the "not a card" gate: a box the main
+    # classifier rejects with at least ``reject_gate`` is no card (0: its card probabilities are only
+    # scaled down by the reject probability)
+    partner_classifier: Path | None = None
+    classifier_mix: float = 1.0
+    reject_gate: float = 0.0
 
 
 def models_dir() -> Path:
@@ -117,8 +127,22 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         close_up_imgsz=int(settings.get("close_up_imgsz") or 0),
         close_up_index_px=float(settings.get("close_up_index_px", 40.0)),
         close_up_min_boxes=int(settings.get("close_up_min_boxes", 4)),
+        far_imgsz=int(settings.get("far_imgsz") or 0),
+        far_index_px=float(settings.get("far_index_px", 20.0)),
         review_below=float(settings.get("review_below", DEFAULT_REVIEW_BELOW)),
+        partner_classifier=_named_file(folder, settings.get("partner_classifier"), card),
+        classifier_mix=float(settings.get("classifier_mix", 1.0)),
+        reject_gate=float(settings.get("reject_gate") or 0.0),
     )
+
+
+def _named_file(folder: Path, name: str | None, card: Path) -> Path | None:
+    if not name:
+        return None
+    path = folder / name
+    if not path.exists():
+        raise ModelError(f"{card} names {path}, which does not exist; copy it there or remove the key")
+    return path
 
 
 def review_threshold(folder: Path | None = None) -> float:
@@ -249,6 +273,7 @@ class CardIndexDetector:
         self._detector = YOLO(str(settings.detector), task="detect")
         names = dict(self._detector.names)
         self._classifier = None
+        self._partner = None
         self._classifier_card_ids: list[int] = []
         if len(names) == 1:
             if settings.classifier is None:
@@ -260,6 +285,9 @@ class CardIndexDetector:
             self._classifier_card_ids = _card_ids_of(dict(self._classifier.names), settings.classifier,
                                                      allow_reject=True)
             self._classifier_imgsz = _trained_imgsz(self._classifier) or DEFAULT_CLASSIFIER_IMGSZ
+            if settings.partner_classifier is not None:
+                self._partner = YOLO(str(settings.partner_classifier), task="classify")
+                self._partner_card_ids = _card_ids_of(dict(self._partner.names), settings.partner_classifier)
             self._detector_card_ids: list[int] = []
         else:
             self._detector_card_ids = _card_ids_of(names, settings.detector)
@@ -285,8 +313,8 @@ class CardIndexDetector:
         with self._lock:
             use_all_cores()
             xyxy, scores, classes = self._propose_boxes(pixels, imgsz, proposal_conf)
-            if self._classifier is not None and self.needs_close_up_pass(pixels, imgsz, xyxy):
-                xyxy, scores = self._add_close_up_pass(pixels, xyxy, scores, proposal_conf)
+            if self._classifier is not None:
+                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, proposal_conf)
             if self._classifier is None:
                 card_ids = np.array([self._detector_card_ids[c] for c in classes], dtype=np.int64)
                 return Detections(xyxy, card_ids, scores)
@@ -298,21 +326,33 @@ class CardIndexDetector:
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                           card_ids[keep, 1:], ranked_confidence[keep, 1:])
 
-    def needs_close_up_pass(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray) -> bool:
-        """Whether a photo read at ``imgsz`` also needs the smaller close-up pass (``close_up_imgsz``):
-        its indices are large (median side at least ``close_up_index_px`` at ``imgsz``), or few boxes
-        were found (a single card filling the frame gives the detector nothing of the size it knows)."""
-        small = self.settings.close_up_imgsz
-        if not small or small >= imgsz:
-            return False
-        if len(xyxy) < self.settings.close_up_min_boxes:
-            return True
-        sides = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]) * imgsz / max(pixels.shape[:2])
-        return float(np.median(sides)) >= self.settings.close_up_index_px
+    def second_pass_size(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray) -> int | None:
+        """The input size of a second detector pass a photo read at ``imgsz`` needs, if any.
 
-    def _add_close_up_pass(self, pixels: np.ndarray, xyxy: np.ndarray, scores: np.ndarray,
-                           proposal_conf: float) -> tuple[np.ndarray, np.ndarray]:
-        more_xyxy, more_scores, _ = self._propose_boxes(pixels, self.settings.close_up_imgsz, proposal_conf)
+        * Close-up (``close_up_imgsz``, smaller): the indices are large (median side at least
+          ``close_up_index_px`` at ``imgsz``) or few boxes were found (a card filling the frame gives
+          the detector nothing of the size it knows).
+        * Far (``far_imgsz``, larger; photos read at the model's own ``imgsz`` only, never webcam
+          frames): the indices are small (median side below ``far_index_px`` at ``imgsz``).
+        """
+        settings = self.settings
+        sides = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]) * imgsz / max(pixels.shape[:2])
+        median = float(np.median(sides)) if len(sides) else 0.0
+        if settings.close_up_imgsz and settings.close_up_imgsz < imgsz and (
+                len(xyxy) < settings.close_up_min_boxes or median >= settings.close_up_index_px):
+            return settings.close_up_imgsz
+        if (settings.far_imgsz > imgsz == settings.imgsz and len(xyxy) >= settings.close_up_min_boxes
+                and median < settings.far_index_px):
+            return settings.far_imgsz
+        return None
+
+    def _any_distance(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray, scores: np.ndarray,
+                      proposal_conf: float) -> tuple[np.ndarray, np.ndarray]:
+        """The first pass's boxes, with those of the second pass ``second_pass_size`` asks for (overlaps merged)."""
+        size = self.second_pass_size(pixels, imgsz, xyxy)
+        if size is None:
+            return xyxy, scores
+        more_xyxy, more_scores, _ = self._propose_boxes(pixels, size, proposal_conf)
         return merge_proposals(np.vstack([xyxy, more_xyxy]), np.concatenate([scores, more_scores]))
 
     def propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float,
@@ -323,16 +363,27 @@ class CardIndexDetector:
         with self._lock:
             use_all_cores()
             xyxy, scores, _ = self._propose_boxes(pixels, imgsz, proposal_conf)
-            if close_up and self._classifier is not None and self.needs_close_up_pass(pixels, imgsz, xyxy):
-                xyxy, scores = self._add_close_up_pass(pixels, xyxy, scores, proposal_conf)
+            if close_up and self._classifier is not None:
+                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, proposal_conf)
         return xyxy, scores
 
     def _propose_boxes(self, pixels: np.ndarray, imgsz: int,
                        proposal_conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # Shrink a much bigger image by area averaging first: ultralytics' letterbox resizes linearly,
+        # which aliases fine print when it shrinks by more than about 1.5 (the close-up pass reads a
+        # photo at 416 px).
+        scale = imgsz / max(pixels.shape[:2])
+        if scale < 0.67:
+            import cv2
+
+            pixels = cv2.resize(pixels, (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale))),
+                                interpolation=cv2.INTER_AREA)
         boxes = self._detector.predict(pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True,
                                        max_det=MAX_DETECTIONS, verbose=False)[0].boxes
-        return (boxes.xyxy.cpu().numpy().astype(np.float64), boxes.conf.cpu().numpy().astype(np.float64),
-                boxes.cls.cpu().numpy().astype(np.int64))
+        xyxy = boxes.xyxy.cpu().numpy().astype(np.float64)
+        if scale < 0.67:
+            xyxy = xyxy / scale
+        return xyxy, boxes.conf.cpu().numpy().astype(np.float64), boxes.cls.cpu().numpy().astype(np.int64)
 
     def read_boxes(self, pixels: np.ndarray, xyxy: np.ndarray,
                    rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -350,15 +401,26 @@ class CardIndexDetector:
         if len(xyxy) == 0:
             return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS))
         crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
-        probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels,
-                                       rotations or self.settings.classifier_rotations)
+        rotations = rotations or self.settings.classifier_rotations
+        probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels, rotations)
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
-        # A classifier with a "not a card" class: a card's probability is what the crop is not
-        # rejected by, so a crop of text or a court picture reads as no card at all.
-        probabilities = probabilities[:, to_card != NOT_A_CARD]
+        rejected = (probabilities[:, to_card == NOT_A_CARD].sum(axis=1) if NOT_A_CARD in to_card
+                    else np.zeros(len(crops)))
+        cards = probabilities[:, to_card != NOT_A_CARD]
         to_card = to_card[to_card != NOT_A_CARD]
-        ranked = np.argsort(-probabilities, axis=1)[:, :1 + RUNNER_UPS]
-        return to_card[ranked], np.take_along_axis(probabilities, ranked, axis=1)
+        if self._partner is not None:
+            cards = combine_card_readings(cards, to_card, classify_crops(
+                self._partner, crops, self.settings.classifier_channels, rotations),
+                np.array(self._partner_card_ids, dtype=np.int64), self.settings.classifier_mix)
+        if self.settings.reject_gate > 0:
+            # a crop the classifier calls "not a card" this surely is none: text, a court picture, cloth
+            cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12) \
+                * (rejected < self.settings.reject_gate)[:, None]
+        elif self._partner is not None:
+            cards = cards * (1.0 - rejected)[:, None]
+        # (no gate, one classifier: a card's probability is already what the crop is not rejected by)
+        ranked = np.argsort(-cards, axis=1)[:, :1 + RUNNER_UPS]
+        return to_card[ranked], np.take_along_axis(cards, ranked, axis=1)
 
     @property
     def rejects(self) -> bool:
@@ -385,6 +447,23 @@ class CardIndexDetector:
                     & ((right == width) | (x1 < right - left - margin)) & ((bottom == height) | (y1 < bottom - top - margin))
                 parts.append(found[whole].shifted(left, top))
         return suppress_duplicates(Detections.concatenate(parts))
+
+
+def combine_card_readings(main: np.ndarray, main_ids: np.ndarray, partner: np.ndarray, partner_ids: np.ndarray,
+                          main_weight: float) -> np.ndarray:
+    """Two classifiers' card probabilities as one (in ``main_ids`` order): their weighted geometric
+    mean, each first normalised over the cards, renormalised to sum to one per crop.
+
+    >>> combine_card_readings(np.array([[0.6, 0.2]]), np.array([0, 1]), np.array([[0.2, 0.8]]), np.array([1, 0]), 0.5).round(3)
+    array([[0.776, 0.224]])
+    """
+    column_of = {int(card): k for k, card in enumerate(partner_ids)}
+    partner = partner[:, [column_of[int(card)] for card in main_ids]]
+    main = main / np.maximum(main.sum(axis=1, keepdims=True), 1e-12)
+    partner = partner / np.maximum(partner.sum(axis=1, keepdims=True), 1e-12)
+    log_mean = main_weight * np.log(main + 1e-9) + (1.0 - main_weight) * np.log(partner + 1e-9)
+    combined = np.exp(log_mean - log_mean.max(axis=1, keepdims=True))
+    return combined / combined.sum(axis=1, keepdims=True)
 
 
 def _tile_spans(length: int, grid: int, overlap: float = TILE_OVERLAP) -> list[tuple[int, int]]:
