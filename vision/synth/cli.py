@@ -18,6 +18,8 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
     parser.add_argument("--crops", action="store_true",
                         help="also write index crops per card code for the card classifier")
+    parser.add_argument("--clutter", type=float, default=None, metavar="SHARE",
+                        help="share of scenes with clutter on the table, 0 to 1 (default 0.5)")
     parser.add_argument("--mine", type=int, default=0, metavar="N",
                         help="with --crops: then run the shipped detector over the first N scenes and add its "
                              "proposals as crops (those on no index to the 'none' class: hard negatives)")
@@ -53,7 +55,9 @@ def run_synth(args: argparse.Namespace) -> int:
                            for name in args.deck)
     config = SynthConfig(out=args.out, count=args.count, imgsz=args.imgsz, seed=args.seed,
                          crops=args.crops, workers=args.workers, datasets_root=args.datasets,
-                         deck_paths=deck_paths)
+                         deck_paths=deck_paths, clutter_share=args.clutter)
+    if args.clutter is not None and not 0.0 <= args.clutter <= 1.0:
+        raise ValueError(f"--clutter {args.clutter}: give a share from 0 to 1, e.g. 0.9")
     if args.clutter_preview:
         from vision.synth.clutter import draw_contact_sheet
 

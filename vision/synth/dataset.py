@@ -41,6 +41,7 @@ class SynthConfig:
     crops: bool = False
     crops_per_scene: int = 12
     negative_crops_per_scene: int = NEGATIVE_CROPS_PER_SCENE
+    clutter_share: float | None = None   # share of scenes with clutter (None: the renderer's CLUTTER_SHARE)
     workers: int = 0                     # 0: all cores
     datasets_root: Path | None = None    # where decks/, backs/, surfaces/ live
     deck_paths: tuple[Path, ...] = ()    # only these deck folders, in both splits ('ginscore synth --deck')
@@ -98,7 +99,10 @@ def make_scene(config: SynthConfig, assets: dict, index: int) -> tuple[str, Scen
         size = (config.imgsz, int(round(config.imgsz / aspect)))
     else:
         size = (int(round(config.imgsz * aspect)), config.imgsz)
-    return split, render_scene(rng, deck, assets["backs"], assets["photos"], size)
+    clutter = None
+    if config.clutter_share is not None:
+        clutter = float(rng.uniform(0.5, 2.5)) if rng.random() < config.clutter_share else 0.0
+    return split, render_scene(rng, deck, assets["backs"], assets["photos"], size, clutter=clutter)
 
 
 def _write_scene(index: int) -> tuple[str, int, int]:
