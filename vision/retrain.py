@@ -178,10 +178,8 @@ def models_fingerprint(folder: Path) -> str:
     """A hash of a models folder's weights and settings (what a measurement of it depends on)."""
     from vision.detector import read_model_settings
 
-    settings = read_model_settings(folder)
-    parts = [_file_digest(settings.detector)]
-    if settings.classifier is not None:
-        parts.append(_file_digest(settings.classifier))
+    read_model_settings(folder)                      # a clear error when the folder is not a reader
+    parts = [_file_digest(folder / name) for name in model_files(folder) if name != "model.json"]
     card = folder / "model.json"
     info = read_json(card) if card.exists() else {}
     if isinstance(info, dict):
@@ -214,9 +212,10 @@ def _evaluate_with_flags(folder: Path, detector, imgsz: int | None) -> tuple[dic
     finally:
         evaluate.reading_from_detections = original
     counts = {"flagged": 0, "wrong_flagged": 0, "wrong": 0, "right_flagged": 0}
+    below = float(getattr(detector.settings, "review_below", REVIEW_FLAG))   # the model's review threshold
     for photo, reading in zip(result["photos"], readings):
         for card in reading.cards:
-            low = card.confidence < REVIEW_FLAG
+            low = card.confidence < below
             wrong = card.card in photo["extra"]
             counts["flagged"] += low
             counts["wrong"] += wrong
@@ -301,14 +300,16 @@ def decide(before: dict[str, Any], after: dict[str, Any], tolerance: float = 0.0
 # ------------------------------------------------------------------ installing and rolling back
 
 def model_files(folder: Path) -> list[str]:
-    """The files a models folder's reader is made of: model.json and the weights it names."""
-    info = read_json(folder / "model.json") or {}
+    """The files a models folder's reader is made of: model.json and every weights file it names
+    (detector, classifier, partner classifier, ...), or the default file names without a model.json."""
+    info = read_json(folder / "model.json")
     names = ["model.json"] if (folder / "model.json").exists() else []
-    for key, default in (("detector", "card_index_detector.pt"), ("classifier", "card_index_classifier.pt")):
-        name = info.get(key, default) if key in info else default
-        if name and (folder / name).exists():
-            names.append(name)
-    return names
+    named = [value for value in (info or {}).values() if isinstance(value, str) and value.endswith((".pt", ".onnx"))]
+    if not isinstance(info, dict) or "detector" not in info:
+        named.append("card_index_detector.pt")
+    if not isinstance(info, dict) or "classifier" not in info:
+        named.append("card_index_classifier.pt")
+    return names + [name for name in dict.fromkeys(named) if (folder / name).is_file()]
 
 
 def install_candidate(candidate: Path, models_dir: Path, parts: tuple[str, ...]) -> Path:
@@ -569,8 +570,8 @@ def make_candidate(models_dir: Path, candidate: Path, trained: dict[str, Path], 
         shutil.rmtree(candidate)
     candidate.mkdir(parents=True)
     for name in model_files(models_dir):
-        if name.endswith(".onnx"):
-            continue
+        if name.endswith(".onnx") and name != (read_json(models_dir / "model.json") or {}).get("detector"):
+            continue                                # a stale export beside a retrained .pt would be ignored anyway
         shutil.copy2(models_dir / name, candidate / name)
     install_weights(trained.get("detector"), trained.get("classifier"), candidate, classifier_channels=channels)
     return candidate
