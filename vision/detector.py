@@ -475,6 +475,13 @@ def _tile_spans(length: int, grid: int, overlap: float = TILE_OVERLAP) -> list[t
 
 def merge_proposals(xyxy: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
     """Boxes of two passes as one set: of boxes overlapping by more than ``iou``, the surest stays."""
+    keep = surest_of_overlapping(xyxy, scores, iou)
+    return xyxy[keep], scores[keep]
+
+
+def surest_of_overlapping(xyxy: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> np.ndarray:
+    """Greedy class-agnostic non-maximum suppression: the indices (ascending) of the boxes kept when,
+    of boxes overlapping by more than ``iou``, only the surest stays."""
     from vision.detections import box_iou
 
     order = np.argsort(-scores, kind="stable")
@@ -483,21 +490,12 @@ def merge_proposals(xyxy: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> t
     for i in order:
         if all(overlaps[i, j] <= iou for j in keep):
             keep.append(int(i))
-    keep.sort()
-    return xyxy[keep], scores[keep]
+    return np.array(sorted(keep), dtype=np.int64)
 
 
 def suppress_duplicates(detections: Detections, iou: float = 0.5) -> Detections:
     """Class-agnostic non-maximum suppression: of boxes overlapping by more than ``iou``, keep the surest."""
-    from vision.detections import box_iou
-
-    order = np.argsort(-detections.confidence, kind="stable")
-    overlaps = box_iou(detections.xyxy, detections.xyxy)
-    keep: list[int] = []
-    for i in order:
-        if all(overlaps[i, j] <= iou for j in keep):
-            keep.append(int(i))
-    return detections[np.array(sorted(keep), dtype=np.int64)]
+    return detections[surest_of_overlapping(detections.xyxy, detections.confidence, iou)]
 
 
 @lru_cache(maxsize=4)
