@@ -18,21 +18,12 @@ import numpy as np
 from vision.crops import crop_index
 from vision.detections import box_iou
 from vision.synth.dataset import REJECT_CLASS, SynthConfig, load_synth_assets, make_scene, scene_split
+from vision.synth.scene import overlaps_a_region
 
 MINING_IMGSZ = 640
 MINING_CONF = 0.05
 MAX_NEGATIVES_PER_SCENE = 6
 MAX_POSITIVES_PER_SCENE = 4
-
-
-def _overlaps(box: np.ndarray, regions: np.ndarray, fraction: float) -> bool:
-    if not len(regions):
-        return False
-    ix = np.clip(np.minimum(box[2], regions[:, 2]) - np.maximum(box[0], regions[:, 0]), 0, None)
-    iy = np.clip(np.minimum(box[3], regions[:, 3]) - np.maximum(box[1], regions[:, 1]), 0, None)
-    areas = np.minimum((regions[:, 2] - regions[:, 0]) * (regions[:, 3] - regions[:, 1]),
-                       (box[2] - box[0]) * (box[3] - box[1]))
-    return bool(np.any(ix * iy > fraction * np.maximum(areas, 1e-6)))
 
 
 def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool = True) -> dict[str, int]:
@@ -60,7 +51,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
         ious = box_iou(xyxy, labels) if len(labels) else np.zeros((len(xyxy), 0))
         negatives = positives = 0
         for k, box in enumerate(xyxy):
-            if not _overlaps(box, regions, 0.1) and negatives < MAX_NEGATIVES_PER_SCENE:
+            if not overlaps_a_region(box, regions, 0.1) and negatives < MAX_NEGATIVES_PER_SCENE:
                 folder, negatives = config.out / "crops" / split / REJECT_CLASS, negatives + 1
             elif ious.shape[1] and ious[k].max() >= 0.6 and positives < MAX_POSITIVES_PER_SCENE:
                 folder, positives = config.out / "crops" / split / scene.labels[int(ious[k].argmax())].code, positives + 1

@@ -260,6 +260,18 @@ def _box_of(points: np.ndarray) -> tuple[float, float, float, float]:
     return (float(points[:, 0].min()), float(points[:, 1].min()), float(points[:, 0].max()), float(points[:, 1].max()))
 
 
+def overlaps_a_region(box, regions: np.ndarray, fraction: float) -> bool:
+    """Whether ``box`` (x0, y0, x1, y1) covers more than ``fraction`` of any of ``regions`` (N, 4), or any
+    of them covers more than ``fraction`` of it: such a box shows part of a corner index."""
+    if not len(regions):
+        return False
+    ix = np.clip(np.minimum(box[2], regions[:, 2]) - np.maximum(box[0], regions[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], regions[:, 3]) - np.maximum(box[1], regions[:, 1]), 0, None)
+    areas = np.minimum((regions[:, 2] - regions[:, 0]) * (regions[:, 3] - regions[:, 1]),
+                       (box[2] - box[0]) * (box[3] - box[1]))
+    return bool(np.any(ix * iy > fraction * areas))
+
+
 def _sample_negatives(rng: np.random.Generator, scene: "Scene", owner: np.ndarray, sources: list[tuple[np.ndarray, tuple[int, int], float]],
                       index_side: float, count: int) -> None:
     """Boxes of about an index's size inside clutter items, card pictures and pips, or anywhere, that
@@ -280,13 +292,8 @@ def _sample_negatives(rng: np.random.Generator, scene: "Scene", owner: np.ndarra
         box = (point[0] - bw / 2, point[1] - bh / 2, point[0] + bw / 2, point[1] + bh / 2)
         if box[0] < 0 or box[1] < 0 or box[2] > W or box[3] > H or min(bw, bh) < MIN_BOX_PIXELS:
             continue
-        if len(regions):
-            ix = np.clip(np.minimum(box[2], regions[:, 2]) - np.maximum(box[0], regions[:, 0]), 0, None)
-            iy = np.clip(np.minimum(box[3], regions[:, 3]) - np.maximum(box[1], regions[:, 1]), 0, None)
-            inter = ix * iy
-            areas = (regions[:, 2] - regions[:, 0]) * (regions[:, 3] - regions[:, 1])
-            if np.any(inter > 0.1 * np.minimum(areas, bw * bh)):
-                continue
+        if overlaps_a_region(box, regions, 0.1):
+            continue
         scene.negatives.append(tuple(float(v) for v in box))
 
 
