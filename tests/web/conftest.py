@@ -169,3 +169,16 @@ def insert_pending_photo(database: str, game_id: int, jpeg: bytes, reading) -> i
     with app.app_context(), transaction() as connection:
         return store.insert_photo(connection, game_id, jpeg, "image/jpeg", reading.image_size[0],
                                   reading.image_size[1], reading.to_json(), "upload")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium driven by Playwright, one per test module (the browser tests skip
+    themselves when /usr/bin/chromium is missing)."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield browser
+        browser.close()
