@@ -201,14 +201,14 @@ def use_all_cores() -> None:
         torch.set_num_threads(cores)
 
 
-REJECT_CLASS_NAMES = ("none",)   # a classifier class meaning "this crop shows no corner index"
+REJECT_CLASS = "none"   # the classifier class meaning "this crop shows no corner index" (its crops folder too)
 NOT_A_CARD = -1                  # the card id of that class
 
 
 def _card_ids_of(names: dict[int, str], model_path: Path, allow_reject: bool = False) -> list[int]:
     """The ``CARD_CODES`` index of each class of a model (``NOT_A_CARD`` for its reject class)."""
     try:
-        return [NOT_A_CARD if allow_reject and names[i] in REJECT_CLASS_NAMES
+        return [NOT_A_CARD if allow_reject and names[i] == REJECT_CLASS
                 else CARD_CODES.index(canonical_code(names[i])) for i in sorted(names)]
     except ValueError:
         raise ModelError(f"{model_path}: its classes {list(names.values())[:5]}… are not card codes "

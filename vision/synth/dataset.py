@@ -25,10 +25,10 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.crops import crop_index
+from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
 from vision.synth.scene import CODE_TO_CLASS, Scene, render_scene
 
 VAL_FRACTION = 0.1
-REJECT_CLASS = "none"        # the classifier's answer for a crop that shows no corner index
 NEGATIVE_CROPS_PER_SCENE = 4
 
 
