@@ -75,6 +75,9 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
                    callbacks: dict | None = None) -> Path:
     """Train the one-class corner-index detector; returns the best weights of the run.
 
+    From scratch: SGD lr 0.01 with a short warm-up. Fine-tuning trained weights: lr 0.002 and no
+    warm-up (the warm-up's high bias learning rate shakes a trained head).
+
     ``callbacks``: ultralytics event name -> function(trainer), e.g. a progress bar (``ginscore retrain``)."""
     from ultralytics import YOLO
 
@@ -87,13 +90,15 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
         YOLO(str(last)).train(resume=True)
         return run_dir / "weights" / "best.pt"
     start = _start_weights(weights, models_dir / DETECTOR_FILE, "yolov8n.yaml")
+    fine_tuning = start.endswith(".pt")
     model = YOLO(start)
     args = dict(data=str(data_yaml), single_cls=True, epochs=epochs, imgsz=imgsz, batch=batch,
                 device=device, workers=workers, cache=cache, project=str(project.resolve()), name=name,
-                exist_ok=True, optimizer="SGD", lr0=0.01, momentum=0.937, nbs=batch,
-                warmup_epochs=min(1.0, epochs / 10), cos_lr=True, close_mosaic=max(1, epochs // 10),
+                exist_ok=True, optimizer="SGD", lr0=0.002 if fine_tuning else 0.01, momentum=0.937, nbs=batch,
+                warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10), cos_lr=True,
+                close_mosaic=max(1, epochs // 10),
                 fliplr=0.0, flipud=0.0, degrees=0.0, mosaic=1.0, scale=0.4, translate=0.1,
-                hsv_h=0.015, hsv_s=0.5, hsv_v=0.4, pretrained=start.endswith(".pt"), amp=device != "cpu",
+                hsv_h=0.015, hsv_s=0.5, hsv_v=0.4, pretrained=fine_tuning, amp=device != "cpu",
                 plots=False, verbose=False, patience=100)
     if hours:
         args["time"] = hours
