@@ -12,7 +12,7 @@ import pytest
 
 from engine.cards import CARD_CODES
 from vision.detections import Detections
-from vision.detector import (CLASSIFIER_FILE, DETECTOR_FILE, CardIndexDetector, ModelError, _tile_spans,
+from vision.detector import (CLASSIFIER_FILE, DEFAULT_MODELS_DIR, DETECTOR_FILE, CardIndexDetector, ModelError, _tile_spans,
                              read_model_settings, suppress_duplicates)
 from vision.reading import PhotoReading
 from vision.recognise import recognise
@@ -98,6 +98,31 @@ def test_model_folder_settings(tmp_path):
     (tmp_path / "model.json").write_text("{broken")
     with pytest.raises(ModelError, match="not valid JSON"):
         read_model_settings(tmp_path)
+
+
+def test_model_json_names_one_partner_classifier_or_a_list_and_a_missing_one_is_a_clear_error(tmp_path):
+    for name in ("det.pt", "a.pt", "b.pt"):
+        (tmp_path / name).write_bytes(b"x")
+    card = {"detector": "det.pt", "classifier": None}
+    (tmp_path / "model.json").write_text(json.dumps({**card, "partner_classifier": "a.pt"}))
+    assert [p.name for p in read_model_settings(tmp_path).partner_classifiers] == ["a.pt"]
+    (tmp_path / "model.json").write_text(json.dumps({**card, "partner_classifier": ["a.pt", "b.pt"]}))
+    assert [p.name for p in read_model_settings(tmp_path).partner_classifiers] == ["a.pt", "b.pt"]
+    (tmp_path / "model.json").write_text(json.dumps({**card, "partner_classifier": ["a.pt", "gone.pt"]}))
+    with pytest.raises(ModelError, match="gone.pt, which does not exist"):
+        read_model_settings(tmp_path)
+
+
+def test_the_shipped_reader_loads_every_partner_classifier_it_names_and_a_retrain_keeps_them():
+    info = json.loads((DEFAULT_MODELS_DIR / "model.json").read_text())
+    names = info.get("partner_classifier") or []
+    names = [names] if isinstance(names, str) else names
+    settings = read_model_settings(DEFAULT_MODELS_DIR)
+    assert [p.name for p in settings.partner_classifiers] == names
+    assert len(CardIndexDetector(settings)._partners) == len(names)
+    from vision.retrain import model_files
+
+    assert set(names) <= set(model_files(DEFAULT_MODELS_DIR)), "a retrain's rollback must keep every partner"
 
 
 def test_an_up_to_date_onnx_export_is_preferred_and_a_stale_one_ignored(tmp_path, monkeypatch):

@@ -80,11 +80,12 @@ class ModelSettings:
     far_imgsz: int = 0                 # 0: no far pass
     far_index_px: float = 20.0         # median index side (at imgsz) below which the far pass runs
     review_below: float = DEFAULT_REVIEW_BELOW   # a card read less surely than this is flagged for the user
-    # a second crop classifier of the 52 cards whose reading is combined with the main one's (geometric
-    # mean, the main one weighted ``classifier_mix``), and the "not a card" gate: a box the main
-    # classifier rejects with at least ``reject_gate`` is no card (0: its card probabilities are only
-    # scaled down by the reject probability)
-    partner_classifier: Path | None = None
+    # more crop classifiers whose card readings are combined with the main one's (geometric mean, the
+    # main one weighted ``classifier_mix``, the partners sharing the rest equally), and the "not a card"
+    # gate: a box that any classifier with a "not a card" class rejects with at least ``reject_gate`` is
+    # no card (0: its card probabilities are only scaled down by the reject probability).
+    # model.json: "partner_classifier" names one file or a list of files.
+    partner_classifiers: tuple[Path, ...] = ()
     classifier_mix: float = 1.0
     reject_gate: float = 0.0
 
@@ -130,10 +131,17 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         far_imgsz=int(settings.get("far_imgsz") or 0),
         far_index_px=float(settings.get("far_index_px", 20.0)),
         review_below=float(settings.get("review_below", DEFAULT_REVIEW_BELOW)),
-        partner_classifier=_named_file(folder, settings.get("partner_classifier"), card),
+        partner_classifiers=tuple(_named_file(folder, name, card) for name in _names(settings.get("partner_classifier"))),
         classifier_mix=float(settings.get("classifier_mix", 1.0)),
         reject_gate=float(settings.get("reject_gate") or 0.0),
     )
+
+
+def _names(value: str | list[str] | None) -> list[str]:
+    """A model.json value naming one file or a list of files, as a list."""
+    if not value:
+        return []
+    return [value] if isinstance(value, str) else [name for name in value if name]
 
 
 def _named_file(folder: Path, name: str | None, card: Path) -> Path | None:
@@ -273,7 +281,7 @@ class CardIndexDetector:
         self._detector = YOLO(str(settings.detector), task="detect")
         names = dict(self._detector.names)
         self._classifier = None
-        self._partner = None
+        self._partners: list[tuple[Any, np.ndarray]] = []   # (classifier, card id of each class)
         self._classifier_card_ids: list[int] = []
         if len(names) == 1:
             if settings.classifier is None:
@@ -285,9 +293,10 @@ class CardIndexDetector:
             self._classifier_card_ids = _card_ids_of(dict(self._classifier.names), settings.classifier,
                                                      allow_reject=True)
             self._classifier_imgsz = _trained_imgsz(self._classifier) or DEFAULT_CLASSIFIER_IMGSZ
-            if settings.partner_classifier is not None:
-                self._partner = YOLO(str(settings.partner_classifier), task="classify")
-                self._partner_card_ids = _card_ids_of(dict(self._partner.names), settings.partner_classifier)
+            for path in settings.partner_classifiers:
+                partner = YOLO(str(path), task="classify")
+                self._partners.append((partner, np.array(_card_ids_of(dict(partner.names), path, allow_reject=True),
+                                                         dtype=np.int64)))
             self._detector_card_ids: list[int] = []
         else:
             self._detector_card_ids = _card_ids_of(names, settings.detector)
@@ -404,19 +413,21 @@ class CardIndexDetector:
         rotations = rotations or self.settings.classifier_rotations
         probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels, rotations)
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
-        rejected = (probabilities[:, to_card == NOT_A_CARD].sum(axis=1) if NOT_A_CARD in to_card
-                    else np.zeros(len(crops)))
+        rejected = not_a_card_probability(probabilities, to_card)
         cards = probabilities[:, to_card != NOT_A_CARD]
         to_card = to_card[to_card != NOT_A_CARD]
-        if self._partner is not None:
-            cards = combine_card_readings(cards, to_card, classify_crops(
-                self._partner, crops, self.settings.classifier_channels, rotations),
-                np.array(self._partner_card_ids, dtype=np.int64), self.settings.classifier_mix)
+        if self._partners:
+            readings = [(classify_crops(partner, crops, self.settings.classifier_channels, rotations), partner_ids)
+                        for partner, partner_ids in self._partners]
+            for partner, partner_ids in readings:
+                # a partner that can say "not a card" too: any classifier's "no" counts
+                rejected = np.maximum(rejected, not_a_card_probability(partner, partner_ids))
+            cards = combine_card_readings(cards, to_card, readings, self.settings.classifier_mix)
         if self.settings.reject_gate > 0:
             # a crop the classifier calls "not a card" this surely is none: text, a court picture, cloth
             cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12) \
                 * (rejected < self.settings.reject_gate)[:, None]
-        elif self._partner is not None:
+        elif self._partners:
             cards = cards * (1.0 - rejected)[:, None]
         # (no gate, one classifier: a card's probability is already what the crop is not rejected by)
         ranked = np.argsort(-cards, axis=1)[:, :1 + RUNNER_UPS]
@@ -449,19 +460,38 @@ class CardIndexDetector:
         return suppress_duplicates(Detections.concatenate(parts))
 
 
-def combine_card_readings(main: np.ndarray, main_ids: np.ndarray, partner: np.ndarray, partner_ids: np.ndarray,
-                          main_weight: float) -> np.ndarray:
-    """Two classifiers' card probabilities as one (in ``main_ids`` order): their weighted geometric
-    mean, each first normalised over the cards, renormalised to sum to one per crop.
+def not_a_card_probability(probabilities: np.ndarray, card_ids: np.ndarray) -> np.ndarray:
+    """Per crop, the probability a classifier gives its "not a card" class (0 for a 52-card classifier).
 
-    >>> combine_card_readings(np.array([[0.6, 0.2]]), np.array([0, 1]), np.array([[0.2, 0.8]]), np.array([1, 0]), 0.5).round(3)
-    array([[0.776, 0.224]])
+    >>> not_a_card_probability(np.array([[0.7, 0.3], [0.1, 0.9]]), np.array([5, NOT_A_CARD])).tolist()
+    [0.3, 0.9]
+    >>> not_a_card_probability(np.array([[0.7, 0.3]]), np.array([5, 6])).tolist()
+    [0.0]
     """
-    column_of = {int(card): k for k, card in enumerate(partner_ids)}
-    partner = partner[:, [column_of[int(card)] for card in main_ids]]
-    main = main / np.maximum(main.sum(axis=1, keepdims=True), 1e-12)
-    partner = partner / np.maximum(partner.sum(axis=1, keepdims=True), 1e-12)
-    log_mean = main_weight * np.log(main + 1e-9) + (1.0 - main_weight) * np.log(partner + 1e-9)
+    return probabilities[:, card_ids == NOT_A_CARD].sum(axis=1)
+
+
+def combine_card_readings(main: np.ndarray, main_ids: np.ndarray, partners: list[tuple[np.ndarray, np.ndarray]],
+                          main_weight: float) -> np.ndarray:
+    """Several classifiers' card probabilities as one (in ``main_ids`` order): their weighted geometric
+    mean, each first normalised over the cards (a partner's "not a card" class is left out), the main
+    one weighted ``main_weight`` and the ``partners`` (probabilities, card id of each column) sharing
+    the rest equally; renormalised to sum to one per crop.
+
+    >>> combine_card_readings(np.array([[0.6, 0.2]]), np.array([0, 1]), [(np.array([[0.2, 0.8]]), np.array([1, 0]))], 0.5).round(3).tolist()
+    [[0.776, 0.224]]
+    >>> partners = [(np.array([[0.2, 0.8]]), np.array([1, 0])), (np.array([[0.5, 0.3, 0.2]]), np.array([0, 1, NOT_A_CARD]))]
+    >>> combine_card_readings(np.array([[0.6, 0.2]]), np.array([0, 1]), partners, 0.5).round(3).tolist()
+    [[0.736, 0.264]]
+    """
+    def normalised(probabilities: np.ndarray) -> np.ndarray:
+        return probabilities / np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
+
+    log_mean = main_weight * np.log(normalised(main) + 1e-9)
+    for partner, partner_ids in partners:
+        column_of = {int(card): k for k, card in enumerate(partner_ids)}
+        partner = normalised(partner[:, [column_of[int(card)] for card in main_ids]])
+        log_mean = log_mean + (1.0 - main_weight) / len(partners) * np.log(partner + 1e-9)
     combined = np.exp(log_mean - log_mean.max(axis=1, keepdims=True))
     return combined / combined.sum(axis=1, keepdims=True)
 

@@ -304,7 +304,8 @@ def model_files(folder: Path) -> list[str]:
     (detector, classifier, partner classifier, ...), or the default file names without a model.json."""
     info = read_json(folder / "model.json")
     names = ["model.json"] if (folder / "model.json").exists() else []
-    named = [value for value in (info or {}).values() if isinstance(value, str) and value.endswith((".pt", ".onnx"))]
+    values = [v for value in (info or {}).values() for v in (value if isinstance(value, list) else [value])]
+    named = [value for value in values if isinstance(value, str) and value.endswith((".pt", ".onnx"))]
     if not isinstance(info, dict) or "detector" not in info:
         named.append("card_index_detector.pt")
     if not isinstance(info, dict) or "classifier" not in info:
