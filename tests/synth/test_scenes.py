@@ -107,3 +107,28 @@ def test_dataset_is_an_ultralytics_detection_dataset(tmp_path):
             cls, *xywh = line.split()
             assert 0 <= int(cls) < 52
             assert all(0.0 <= float(v) <= 1.0 for v in xywh)
+
+
+def test_the_close_up_share_sets_how_many_random_cameras_shoot_close():
+    from vision.synth.scene import random_camera
+
+    rng = np.random.default_rng(5)
+    size = (640, 480)
+
+    def close_share(share: float) -> float:
+        cameras = [random_camera(rng, size, 2.0, close_up_share=share) for _ in range(300)]
+        # a close-up's card is at least half the long side; no other camera draws one that big
+        return sum(camera.card_pixels >= 0.5 * 640 for camera in cameras) / len(cameras)
+
+    assert close_share(0.0) == 0.0
+    assert 0.22 <= close_share(0.3) <= 0.38
+    assert close_share(0.92) >= 0.85
+
+
+def test_synth_refuses_a_close_up_share_it_cannot_give(tmp_path, capsys):
+    from web.cli import main
+
+    assert main(["synth", "--out", str(tmp_path / "d"), "--count", "2", "--close-ups", "0.97"]) == 2
+    err = capsys.readouterr().err
+    assert "--close-ups 0.97" in err and "Traceback" not in err
+    assert not (tmp_path / "d" / "images").exists()

@@ -20,6 +20,9 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
                         help="also write index crops per card code for the card classifier")
     parser.add_argument("--clutter", type=float, default=None, metavar="SHARE",
                         help="share of scenes with clutter on the table, 0 to 1 (default 0.5)")
+    parser.add_argument("--close-ups", type=float, default=None, metavar="SHARE",
+                        help="share of scenes shot close (one spread or one card filling the frame), 0 to 1 "
+                             "(default 0.12)")
     parser.add_argument("--mine", type=int, default=0, metavar="N",
                         help="with --crops: then run the shipped detector over the first N scenes and add its "
                              "proposals as crops (those on no index to the 'none' class: hard negatives)")
@@ -42,6 +45,7 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
 
 def run_synth(args: argparse.Namespace) -> int:
     from vision.synth.dataset import SynthConfig, draw_preview, generate
+    from vision.synth.scene import FAR_SHARE
 
     if args.count < 1:
         raise ValueError(f"--count must be at least 1, got {args.count}")
@@ -55,9 +59,14 @@ def run_synth(args: argparse.Namespace) -> int:
                            for name in args.deck)
     config = SynthConfig(out=args.out, count=args.count, imgsz=args.imgsz, seed=args.seed,
                          crops=args.crops, workers=args.workers, datasets_root=args.datasets,
-                         deck_paths=deck_paths, clutter_share=args.clutter)
+                         deck_paths=deck_paths, clutter_share=args.clutter,
+                         close_up_share=getattr(args, "close_ups", None))
     if args.clutter is not None and not 0.0 <= args.clutter <= 1.0:
         raise ValueError(f"--clutter {args.clutter}: give a share from 0 to 1, e.g. 0.9")
+    close_ups = getattr(args, "close_ups", None)
+    if close_ups is not None and not 0.0 <= close_ups <= 1.0 - FAR_SHARE:
+        raise ValueError(f"--close-ups {close_ups}: give a share from 0 to {1.0 - FAR_SHARE:g} "
+                         f"(the far shots take {FAR_SHARE:g}), e.g. 0.3")
     if args.clutter_preview:
         from vision.synth.clutter import draw_contact_sheet
 

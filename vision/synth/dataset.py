@@ -42,6 +42,7 @@ class SynthConfig:
     crops_per_scene: int = 12
     negative_crops_per_scene: int = NEGATIVE_CROPS_PER_SCENE
     clutter_share: float | None = None   # share of scenes with clutter (None: the renderer's CLUTTER_SHARE)
+    close_up_share: float | None = None  # share of close-up scenes (None: the renderer's CLOSE_UP_SHARE)
     workers: int = 0                     # 0: all cores
     datasets_root: Path | None = None    # where decks/, backs/, surfaces/ live
     deck_paths: tuple[Path, ...] = ()    # only these deck folders, in both splits ('ginscore synth --deck')
@@ -102,7 +103,8 @@ def make_scene(config: SynthConfig, assets: dict, index: int) -> tuple[str, Scen
     clutter = None
     if config.clutter_share is not None:
         clutter = float(rng.uniform(0.5, 2.5)) if rng.random() < config.clutter_share else 0.0
-    return split, render_scene(rng, deck, assets["backs"], assets["photos"], size, clutter=clutter)
+    return split, render_scene(rng, deck, assets["backs"], assets["photos"], size, clutter=clutter,
+                               close_up_share=config.close_up_share)
 
 
 def _write_scene(index: int) -> tuple[str, int, int]:

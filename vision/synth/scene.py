@@ -48,7 +48,7 @@ class Scene:
 
 
 def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
-                  layout_radius: float) -> Camera:
+                  layout_radius: float, close_up_share: float = CLOSE_UP_SHARE) -> Camera:
     w, h = image_size
     tilt = float(min(abs(rng.normal(0, 22)), 52))
     # Card sizes in pixels match what the detector sees at inference (a photo read at 1024 px):
@@ -56,10 +56,10 @@ def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
     fit = 0.92 * min(w, h) / (2 * layout_radius + 1.0)
     card_pixels = float(np.exp(rng.uniform(np.log(0.1 * max(w, h)), np.log(0.5 * max(w, h)))))
     distance_kind = rng.random()
-    if distance_kind < CLOSE_UP_SHARE:
+    if distance_kind < close_up_share:
         # any distance: a close-up of one spread up to a single card filling the frame
         card_pixels = float(np.exp(rng.uniform(np.log(0.5 * max(w, h)), np.log(1.5 * max(w, h)))))
-    elif distance_kind < CLOSE_UP_SHARE + FAR_SHARE:
+    elif distance_kind < close_up_share + FAR_SHARE:
         # the whole table from a chair: indices down to about 8 pixels
         card_pixels = float(np.exp(rng.uniform(np.log(0.045 * max(w, h)), np.log(0.1 * max(w, h)))))
     elif rng.random() < 0.35:
@@ -301,13 +301,15 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
                  surface_photos: list[np.ndarray], image_size: tuple[int, int],
                  placements: list[Placement] | None = None, camera: Camera | None = None,
                  effects: bool = True, clutter: float | None = None,
-                 clutter_sheets: list[ClutterSheet] | None = None) -> Scene:
+                 clutter_sheets: list[ClutterSheet] | None = None,
+                 close_up_share: float | None = None) -> Scene:
     """One scene with cards of ``deck`` (a vision.synth.decks.Deck).
 
     Random unless ``placements`` (and ``camera``) are given; ``effects=False`` leaves out
     occluders, light, lens and sensor effects (for tests that compare pixels). ``clutter``: how much
     clutter (``vision.synth.clutter``) lies on the table, 0 for none; by default, random in a
     ``CLUTTER_SHARE`` of the scenes with effects; ``clutter_sheets`` gives the items instead.
+    ``close_up_share``: the share of random cameras shot close (default ``CLOSE_UP_SHARE``).
     """
     W, H = image_size
     if placements is None:
@@ -320,7 +322,8 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         radius = float(np.max(np.linalg.norm(pts - centre, axis=1))) + 0.5
     else:
         centre, radius = np.zeros(2), 1.0
-    cam = camera or random_camera(rng, image_size, radius)
+    cam = camera or random_camera(rng, image_size, radius,
+                                  CLOSE_UP_SHARE if close_up_share is None else close_up_share)
     if camera is None:
         cam = Camera(**{**cam.__dict__, "target": (float(centre[0]), float(centre[1]))})
     hcam = cam.homography()
