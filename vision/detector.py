@@ -335,6 +335,12 @@ class CardIndexDetector:
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                           card_ids[keep, 1:], ranked_confidence[keep, 1:])
 
+    def photo_decode_side(self, imgsz: int, tiles: int = 1) -> int:
+        """The long side a photo read at ``imgsz`` (as ``tiles`` x ``tiles`` tiles) is decoded to: big
+        enough for the far pass too when that pass may run (at the model's own ``imgsz``)."""
+        far = self.settings.far_imgsz if imgsz == self.settings.imgsz else 0
+        return max(imgsz * max(1, tiles), far)
+
     def second_pass_size(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray) -> int | None:
         """The input size of a second detector pass a photo read at ``imgsz`` needs, if any.
 

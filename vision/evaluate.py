@@ -43,7 +43,6 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
     detector = detector or load_detector()
     imgsz = int(imgsz or detector.settings.imgsz)
     conf = detector.settings.conf if conf is None else float(conf)
-    far = detector.settings.far_imgsz if imgsz == detector.settings.imgsz else 0
 
     photos: list[dict[str, Any]] = []
     all_predictions: list[Detections] = []
@@ -57,8 +56,8 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
     for image_path in image_paths:
         label_path = labels_dir / f"{image_path.stem}.txt"
         start = time.perf_counter()
-        # decoded as the product decodes a photo (big enough for the far pass), so the numbers are its own
-        image = decode_image(image_path, max_side=max(imgsz * tiles, far))
+        # decoded as the product decodes a photo, so the numbers are its own
+        image = decode_image(image_path, max_side=detector.photo_decode_side(imgsz, tiles))
         # every reading down to MAP_CONF (for mAP), from the same detector proposals as in use
         predictions = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=min(conf, MAP_CONF),
                                             proposal_conf=min(conf, detector.settings.proposal_conf)

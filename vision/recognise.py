@@ -49,9 +49,7 @@ def recognise(source: PhotoSource, *, detector: CardIndexDetector | None = None,
     """
     detector = detector or load_detector()
     imgsz = int(imgsz or detector.settings.imgsz)
-    # a photo is decoded big enough for the far pass too (a JPEG decodes at the same reduced scale)
-    far = detector.settings.far_imgsz if imgsz == detector.settings.imgsz else 0
-    image = decode_image(source, max_side=max(imgsz * max(1, tiles), far), name=name)
+    image = decode_image(source, max_side=detector.photo_decode_side(imgsz, tiles), name=name)
     detections = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=conf,
                                        rotations=rotations).scaled(image.to_original)
     reading = reading_from_detections(detections, image.original_size, single_spread=single_spread)

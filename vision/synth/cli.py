@@ -57,13 +57,13 @@ def run_synth(args: argparse.Namespace) -> int:
 
         deck_paths = tuple(complete_deck_folder(name, getattr(args, "instance", None), args.datasets)
                            for name in args.deck)
+    close_ups = getattr(args, "close_ups", None)
     config = SynthConfig(out=args.out, count=args.count, imgsz=args.imgsz, seed=args.seed,
                          crops=args.crops, workers=args.workers, datasets_root=args.datasets,
                          deck_paths=deck_paths, clutter_share=args.clutter,
-                         close_up_share=getattr(args, "close_ups", None))
+                         close_up_share=close_ups)
     if args.clutter is not None and not 0.0 <= args.clutter <= 1.0:
         raise ValueError(f"--clutter {args.clutter}: give a share from 0 to 1, e.g. 0.9")
-    close_ups = getattr(args, "close_ups", None)
     if close_ups is not None and not 0.0 <= close_ups <= 1.0 - FAR_SHARE:
         raise ValueError(f"--close-ups {close_ups}: give a share from 0 to {1.0 - FAR_SHARE:g} "
                          f"(the far shots take {FAR_SHARE:g}), e.g. 0.3")
