@@ -54,7 +54,7 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
         codes = None if rank_labels else [canonical_code(c) for c in (folder / "classes.txt").read_text().split()]
         paths = [folder / "images" / f for f in sorted(rank_labels)] if rank_labels else check_eval_folder(folder)
         for path in paths:
-            image = decode_image(path, max_side=imgsz)
+            image = decode_image(path, max_side=detector.photo_decode_side(imgsz))  # as the product decodes
             xyxy, scores = detector.propose_boxes(image.pixels, imgsz, min(PROPOSALS))
             card_ids, probabilities = detector.read_boxes(image.pixels, xyxy)
             photo = {"set": name, "name": path.name, "xyxy": xyxy * image.to_original, "scores": scores,

@@ -138,7 +138,7 @@ def test_box_iou():
     assert box_iou([[0, 0, 10, 10]], [[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]]).tolist() == [[1.0, pytest.approx(1 / 3), 0.0]]
 
 
-@pytest.mark.parametrize("module_name", ["vision.detections", "vision.cards", "vision.cli", "vision.detector"])
+@pytest.mark.parametrize("module_name", ["vision.detections", "vision.cards", "vision.cli", "vision.detector", "vision.crops"])
 def test_docstring_examples_hold(module_name):
     import doctest
     import importlib
