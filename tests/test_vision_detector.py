@@ -232,3 +232,18 @@ def test_read_boxes_gives_ranked_cards_and_refuses_a_52_class_detector(model_fol
     assert (np.diff(probabilities, axis=1) <= 1e-12).all(), "best first"
     with pytest.raises(ModelError, match="no crop classifier"):
         CardIndexDetector(read_model_settings(model_folders["52"])).read_boxes(photo(), boxes)
+
+
+def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_red():
+    from vision.crops import crop_index
+
+    # a white card under a strong blue cast (BGR), with a red index in the middle
+    card = np.full((100, 100, 3), (230, 170, 140), np.uint8)
+    card[40:60, 45:55] = (60, 40, 120)
+    balanced = crop_index(card, (30, 30, 70, 70))
+    raw = crop_index(card, (30, 30, 70, 70), balance=False)
+    paper, ink = balanced[2, 2].astype(int), balanced[32, 32].astype(int)
+    assert np.ptp(paper) <= 2                      # the paper comes out grey
+    assert np.ptp(raw[2, 2].astype(int)) > 50      # unbalanced, it keeps the cast
+    assert ink[2] > ink[0] + 40                    # the index is red (BGR: R above B), not purple
+    assert raw[32, 32, 2] - raw[32, 32, 0] < 70    # (unbalanced: far less red than the balanced one)
