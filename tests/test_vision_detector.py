@@ -234,6 +234,19 @@ def test_read_boxes_gives_ranked_cards_and_refuses_a_52_class_detector(model_fol
         CardIndexDetector(read_model_settings(model_folders["52"])).read_boxes(photo(), boxes)
 
 
+def test_read_crops_reads_cut_crops_as_read_boxes_reads_the_boxes(model_folders):
+    from vision.crops import crop_index
+
+    detector = CardIndexDetector(read_model_settings(model_folders["two-stage"]))
+    boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float)
+    crops = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz) for box in boxes]
+    by_boxes, by_crops = detector.read_boxes(photo(), boxes), detector.read_crops(crops)
+    assert (by_boxes[0] == by_crops[0]).all() and np.allclose(by_boxes[1], by_crops[1])
+    assert detector.read_crops([])[0].shape == (0, 5)
+    with pytest.raises(ModelError, match="no crop classifier"):
+        CardIndexDetector(read_model_settings(model_folders["52"])).read_crops(crops)
+
+
 def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_red():
     from vision.crops import crop_index
 

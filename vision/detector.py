@@ -411,11 +411,28 @@ class CardIndexDetector:
             use_all_cores()
             return self._read_boxes(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4), rotations)
 
+    def read_crops(self, crops: list[np.ndarray], rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``read_boxes`` for crops already cut (``vision.crops.crop_index`` at ``classifier_imgsz``):
+        ``benchmarks/crop_reading.py`` compares ways of cutting them."""
+        if self._classifier is None:
+            raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
+        with self._lock:
+            use_all_cores()
+            return self._read_crops(crops, rotations)
+
+    @property
+    def classifier_imgsz(self) -> int:
+        """The side of the square crops the classifier reads (two-stage models)."""
+        return getattr(self, "_classifier_imgsz", DEFAULT_CLASSIFIER_IMGSZ)
+
     def _read_boxes(self, pixels: np.ndarray, xyxy: np.ndarray,
                     rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
-        if len(xyxy) == 0:
-            return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS))
         crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
+        return self._read_crops(crops, rotations)
+
+    def _read_crops(self, crops: list[np.ndarray], rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
+        if len(crops) == 0:
+            return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS))
         rotations = rotations or self.settings.classifier_rotations
         probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels, rotations)
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
