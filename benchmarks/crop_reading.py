@@ -3,7 +3,8 @@
 The detector is left out: every labelled corner-index box of real-val (the originals, and the zoom x2
 and x3 crops of ``ginscore eval --zoom``) is cropped as the product crops it and read by the models
 folder's classifiers as ``CardIndexDetector.read_boxes`` reads it (``read_crops``). Prints, per variant, how
-many boxes read as the right card, and lists the wrong ones (photo:labelled->read).
+many boxes read as the right card, and lists the wrong ones (photo:labelled->read; ``none``: a crop the
+reject gate turned away as not a card).
 
     python3 benchmarks/crop_reading.py [--models DIR] [--padding 0.15]
 
@@ -52,8 +53,8 @@ def read(detector, pixels: np.ndarray, xyxy: np.ndarray, balance: bool, padding:
     """The card each box reads as: the product's classifiers on crops cut as asked."""
     crops = [crop_index(pixels, tuple(box), padding=padding, size=detector.classifier_imgsz, balance=balance)
              for box in xyxy]
-    card_ids, _ = detector.read_crops(crops)
-    return [CARD_CODES[int(i)] for i in card_ids[:, 0]]
+    card_ids, probabilities = detector.read_crops(crops)
+    return [CARD_CODES[int(i)] if p > 0 else "none" for i, p in zip(card_ids[:, 0], probabilities[:, 0])]
 
 
 def main() -> int:
