@@ -283,6 +283,7 @@ class CardIndexDetector:
         self._classifier = None
         self._partners: list[tuple[Any, np.ndarray]] = []   # (classifier, card id of each class)
         self._classifier_card_ids: list[int] = []
+        self._classifier_imgsz = DEFAULT_CLASSIFIER_IMGSZ
         if len(names) == 1:
             if settings.classifier is None:
                 raise ModelError(f"{settings.detector} has one class ({names[0]!r}); it needs the crop classifier "
@@ -329,7 +330,7 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            card_ids, probabilities = self._read_boxes(pixels, xyxy, rotations)
+            card_ids, probabilities = self._read_crops(self._crops(pixels, xyxy), rotations)
         ranked_confidence = scores[:, None] ** self.settings.detector_weight * probabilities
         keep = ranked_confidence[:, 0] >= conf
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
@@ -405,11 +406,7 @@ class CardIndexDetector:
         """The classifier's reading of given index boxes (two-stage models only): for each box, the
         ``1 + RUNNER_UPS`` likeliest card ids (``CARD_CODES`` indices), best first, and their
         probabilities. ``ginscore eval`` uses it on the labelled boxes to measure the classifier alone."""
-        if self._classifier is None:
-            raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
-        with self._lock:
-            use_all_cores()
-            return self._read_boxes(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4), rotations)
+        return self.read_crops(self._crops(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)), rotations)
 
     def read_crops(self, crops: list[np.ndarray], rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``read_boxes`` for crops already cut (``vision.crops.crop_index`` at ``classifier_imgsz``):
@@ -423,12 +420,10 @@ class CardIndexDetector:
     @property
     def classifier_imgsz(self) -> int:
         """The side of the square crops the classifier reads (two-stage models)."""
-        return getattr(self, "_classifier_imgsz", DEFAULT_CLASSIFIER_IMGSZ)
+        return self._classifier_imgsz
 
-    def _read_boxes(self, pixels: np.ndarray, xyxy: np.ndarray,
-                    rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
-        crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
-        return self._read_crops(crops, rotations)
+    def _crops(self, pixels: np.ndarray, xyxy: np.ndarray) -> list[np.ndarray]:
+        return [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
 
     def _read_crops(self, crops: list[np.ndarray], rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
         if len(crops) == 0:
