@@ -6,6 +6,7 @@ Usage (from the repository root)::
     python3 datasets/build_assets.py decks [ID ...]   # render decks -> datasets/decks/<id>/
     python3 datasets/build_assets.py backs            # card backs -> datasets/backs/
     python3 datasets/build_assets.py surfaces         # table photos -> datasets/surfaces/
+    python3 datasets/build_assets.py retypeset        # decks with indices set in other typefaces
     python3 datasets/build_assets.py notice           # datasets/NOTICE.md
     python3 datasets/build_assets.py all
 
@@ -335,7 +336,7 @@ def round_corners(image: np.ndarray, radius: int) -> np.ndarray:
 
 
 def save_png(image: np.ndarray, path: Path) -> None:
-    """Write an RGBA image as a small PNG (palette-quantised with pngquant when present)."""
+    """Write an RGBA image as a small PNG (palette-quantised: pngquant when present, else Pillow)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA),
                 [cv2.IMWRITE_PNG_COMPRESSION, 9])
@@ -343,6 +344,17 @@ def save_png(image: np.ndarray, path: Path) -> None:
         subprocess.run(["pngquant", "--force", "--skip-if-larger", "--speed", "1",
                         "--output", str(path), str(PALETTE_COLOURS), "--", str(path)],
                        capture_output=True)
+    else:   # Pillow's own palette: a little coarser than pngquant, as small
+        from PIL import Image
+
+        with Image.open(path) as full:
+            paletted = full.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+        colours = paletted.getpalette("RGBA")
+        for alpha_at in range(3, len(colours), 4):   # the card stays opaque, the corners clear
+            alpha = colours[alpha_at]
+            colours[alpha_at] = 255 if alpha >= 248 else 0 if alpha <= 8 else alpha
+        paletted.putpalette(colours, "RGBA")
+        paletted.save(path, optimize=True)
 
 
 # ------------------------------------------------------------------ corner indices
@@ -607,6 +619,14 @@ def build_decks(deck_ids: list[str], workers: int) -> None:
     print(f"{len(chosen)} decks in {time.perf_counter() - started:.0f} s with {workers} workers")
 
 
+FONTS_NOTICE = (
+    "The TrueType fonts that synthetic clutter (printed pages, envelopes, box lids) is printed in, copied",
+    "from Debian's packages: DejaVu Sans, Sans Mono, Sans Condensed Oblique and Serif Bold",
+    "(`fonts-dejavu-core`; Bitstream Vera licence with DejaVu's public-domain changes, see",
+    "`fonts/COPYRIGHT-dejavu`) and Liberation Serif, Sans Bold and Sans Narrow Italic",
+    "(`fonts-liberation`; SIL Open Font License 1.1, see `fonts/COPYRIGHT-liberation`).",
+)
+
 # ------------------------------------------------------------------ card backs
 @dataclass(frozen=True)
 class BackSource:
@@ -784,6 +804,8 @@ def write_notice() -> None:
         split = "val" if deck.deck_id in VAL_DECKS else "train"
         lines.append(f"| {deck.deck_id} | {deck.package} | {source_version(deck.package, deck.version)}"
                      f" | `{deck.path}` | {deck.license} | {split} |")
+    from retypeset_decks import retypeset_notice
+    lines += retypeset_notice()
     lines += ["", "## Card backs (`backs/`)", "",
               "| file | package | version | path in package | licence |", "|---|---|---|---|---|"]
     for back in BACKS:
@@ -795,14 +817,15 @@ def write_notice() -> None:
     for surface in SURFACES:
         lines.append(f"| {surface.name}.jpg | {surface.package} | {source_version(surface.package)}"
                      f" | `{surface.path}` | {surface.license} |")
+    lines += ["", "## Fonts (`fonts/`)", "", *FONTS_NOTICE]
     (DATASETS / "NOTICE.md").write_text("\n".join(lines) + "\n")
     print(f"wrote {DATASETS / 'NOTICE.md'}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("stage", choices=["fetch", "decks", "regions", "backs", "surfaces", "notice",
-                                          "all"])
+    parser.add_argument("stage", choices=["fetch", "decks", "regions", "retypeset", "backs", "surfaces",
+                                          "notice", "all"])
     parser.add_argument("ids", nargs="*", help="deck ids (decks stage only); default all")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
@@ -813,6 +836,9 @@ def main(argv: list[str] | None = None) -> int:
         build_decks(args.ids, args.workers)
     if args.stage == "regions":
         rebuild_regions(args.ids)
+    if args.stage in ("retypeset", "all"):   # after "decks": it starts from their faces
+        from retypeset_decks import build_retypeset_decks
+        build_retypeset_decks(save_png)
     if args.stage in ("backs", "all"):
         build_backs()
     if args.stage in ("surfaces", "all"):

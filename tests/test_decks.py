@@ -165,3 +165,34 @@ def test_decks_command_lists_decks_and_writes_sheet(tmp_path, capsys):
 def test_decks_command_explains_a_missing_folder(tmp_path, capsys):
     assert ginscore(["decks", "--root", str(tmp_path / "nowhere")]) == 2
     assert "build_assets.py" in capsys.readouterr().err
+
+
+def retypeset_deck_ids() -> list[str]:
+    """Decks made by datasets/retypeset_decks.py: their deck.json names the base deck as its source."""
+    return sorted(path.name for path in (DATASETS / "decks").iterdir()
+                  if (path / "deck.json").is_file() and deck_meta(path.name)["source"].startswith("decks/"))
+
+
+def test_retypeset_decks_change_only_the_corner_indices(decks):
+    """A retypeset deck is its base deck with new lettering in the two corners: the pips and court
+    pictures are the base's, the index boxes hold new ink in the suit's colour."""
+    by_id = {deck.deck_id: deck for deck in decks}
+    retypeset = retypeset_deck_ids()
+    assert len(retypeset) >= 8
+    for deck_id in retypeset:
+        base_id = deck_meta(deck_id)["source"].split()[0].split("/")[1]
+        deck, base = by_id[deck_id], by_id[base_id]
+        assert deck.split == "train" and base.split == "train", deck_id
+        for code in ("3h", "8c", "Ts", "Kd"):
+            new, old = deck.faces[code].astype(int), base.faces[code].astype(int)
+            changed = np.abs(new[:, :, :3] - old[:, :, :3]).max(axis=2) > 40   # palette noise stays below
+            near_index = np.zeros(changed.shape, bool)
+            for x0, y0, x1, y1 in (*deck.index_boxes[code], *base.index_boxes[code]):
+                near_index[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = True
+            assert changed[near_index].mean() > 0.05, (deck_id, code)
+            assert changed[~near_index].mean() < 0.002, (deck_id, code, changed[~near_index].mean())
+            for x0, y0, x1, y1 in deck.index_boxes[code]:
+                region = new[y0:y1, x0:x1, :3]
+                ink = region[region.sum(axis=2) < 450]
+                red = (ink[:, 0] - ink[:, 1] > 80).mean()
+                assert (red > 0.5) == (code[1] in "hd"), (deck_id, code, red)
