@@ -132,3 +132,19 @@ def test_synth_refuses_a_close_up_share_it_cannot_give(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--close-ups 0.97" in err and "Traceback" not in err
     assert not (tmp_path / "d" / "images").exists()
+
+
+def test_spreads_are_often_squeezed_to_the_index_column():
+    """Real hands are squeezed until only each card's index column shows (real-val: half the indices
+    have a neighbour within 0.125 card heights): many synthetic spreads must be as tight."""
+    from vision.synth.layouts import spread
+
+    rng = np.random.default_rng(5)
+    smallest_steps = []
+    for _ in range(300):
+        placements = spread(rng, ["As", "2s", "3s", "4s", "5s", "6s"], (0.0, 0.0), 0.0)
+        steps = [np.hypot(b.x - a.x, b.y - a.y) for a, b in zip(placements, placements[1:])]
+        smallest_steps.append(min(steps))
+    smallest_steps = np.array(smallest_steps)
+    assert smallest_steps.min() >= 0.05                   # never so tight that the index hides
+    assert 0.2 < (smallest_steps < 0.11).mean() < 0.6      # tight spreads are common, not the rule

@@ -13,6 +13,7 @@ import numpy as np
 from engine.cards import CARD_CODES
 
 CARD_WIDTH = 0.7  # card widths are about 0.7 card heights (63 x 88 mm)
+TIGHT_SPREAD_SHARE = 0.45  # spreads squeezed so that little more than each card's index column shows
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,10 @@ def spread(rng: np.random.Generator, codes: list[str], origin: tuple[float, floa
         size = int(rng.choice([1, 2, 3, 3, 4, 4, 5])) if rng.random() < 0.8 else n - i
         groups.append(codes[i:i + size])
         i += size
-    step = rng.uniform(0.12, 0.32)            # overlap: how much of each card shows
+    # overlap: how much of each card shows. Real hands are often squeezed until only the index column
+    # of each card shows: on real-val half the indices have a neighbour within 0.125 card heights
+    # (models/MODEL_CARD.md, session 6), so about half the spreads are that tight.
+    step = rng.uniform(0.07, 0.13) if rng.random() < TIGHT_SPREAD_SHARE else rng.uniform(0.12, 0.32)
     gap = rng.uniform(0.15, 0.6) if rng.random() < 0.8 else step
     cascade = rng.random() < 0.15              # cards stepped downward instead of sideways
     drift = rng.normal(0, 0.03)                # rows not quite straight
