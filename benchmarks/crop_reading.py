@@ -53,7 +53,10 @@ def read(detector, pixels: np.ndarray, xyxy: np.ndarray, balance: bool, padding:
     """The card each box reads as: the product's classifiers on crops cut as asked."""
     crops = [crop_index(pixels, tuple(box), padding=padding, size=detector.classifier_imgsz, balance=balance)
              for box in xyxy]
-    card_ids, probabilities = detector.read_crops(crops)
+    isolate = detector.settings.classifier_isolate
+    isolated = [crop_index(pixels, tuple(box), padding=padding, size=detector.classifier_imgsz, balance=balance,
+                           isolate=isolate) for box in xyxy] if isolate > 0 else None
+    card_ids, probabilities = detector.read_crops(crops, isolated)
     return [CARD_CODES[int(i)] if p > 0 else "none" for i, p in zip(card_ids[:, 0], probabilities[:, 0])]
 
 

@@ -247,6 +247,30 @@ def test_read_crops_reads_cut_crops_as_read_boxes_reads_the_boxes(model_folders)
         CardIndexDetector(read_model_settings(model_folders["52"])).read_crops(crops)
 
 
+def test_a_classifier_trained_on_isolated_crops_reads_isolated_crops(model_folders, tmp_path):
+    """model.json classifier_isolate: the main classifier reads crops with the index's surroundings painted
+    as paper (vision.crops.isolate_box), as 'ginscore synth --isolate-crops' cut its training crops."""
+    import shutil
+
+    from vision.crops import crop_index
+
+    for model_file in model_folders["two-stage"].glob("*.pt"):
+        shutil.copy(model_file, tmp_path / model_file.name)
+    (tmp_path / "model.json").write_text(json.dumps({"classifier_isolate": 0.1}))
+    detector = CardIndexDetector(read_model_settings(tmp_path))
+    assert detector.settings.classifier_isolate == 0.1
+    boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float)
+    plain = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz) for box in boxes]
+    isolated = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz, isolate=0.1) for box in boxes]
+    by_boxes = detector.read_boxes(photo(), boxes)
+    by_isolated = detector.read_crops(plain, isolated)
+    by_plain = detector.read_crops(plain, plain)
+    assert (by_boxes[0] == by_isolated[0]).all() and np.allclose(by_boxes[1], by_isolated[1])
+    assert np.abs(by_boxes[1] - by_plain[1]).max() > 0, "the isolated crops are what the classifier reads"
+    with pytest.raises(ValueError, match="isolated"):
+        detector.read_crops(plain)
+
+
 def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_red():
     from vision.crops import crop_index
 

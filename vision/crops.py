@@ -11,11 +11,14 @@ MAX_WHITE_GAIN = 2.0   # balance_white never scales a channel by more than this 
 
 
 def crop_index(image: np.ndarray, box: tuple[float, float, float, float],
-               padding: float = CROP_PADDING, size: int = CROP_SIZE, balance: bool = True) -> np.ndarray:
+               padding: float = CROP_PADDING, size: int = CROP_SIZE, balance: bool = True,
+               isolate: float = 0.0) -> np.ndarray:
     """A ``size`` x ``size`` BGR crop centred on ``box`` (x0, y0, x1, y1), square, padded, and
     (``balance``) white-balanced by ``balance_white``.
 
-    Parts of the square outside the image are filled by replicating the border.
+    Parts of the square outside the image are filled by replicating the border. ``isolate`` > 0 paints
+    everything farther than ``isolate`` x ``size`` pixels outside the box with the crop's paper colour
+    (``isolate_box``): a narrow index in a squeezed hand is then read without its neighbours.
     """
     x0, y0, x1, y1 = box
     side = max(x1 - x0, y1 - y0) * (1.0 + 2.0 * padding)
@@ -27,7 +30,30 @@ def crop_index(image: np.ndarray, box: tuple[float, float, float, float],
                        [0.0, scale, size / 2.0 - cy * scale]], dtype=np.float64)
     interpolation = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
     crop = cv2.warpAffine(image, matrix, (size, size), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+    if isolate > 0:
+        inner = ((x0 - cx) * scale + size / 2.0, (y0 - cy) * scale + size / 2.0,
+                 (x1 - cx) * scale + size / 2.0, (y1 - cy) * scale + size / 2.0)
+        crop = isolate_box(crop, inner, isolate * size)
     return balance_white(crop) if balance else crop
+
+
+def isolate_box(crop: np.ndarray, box: tuple[float, float, float, float], margin: float) -> np.ndarray:
+    """The crop with everything more than ``margin`` pixels outside ``box`` (crop pixels) painted in the
+    crop's paper colour (its ``WHITE_PERCENTILE``-th percentile per channel).
+
+    >>> crop = np.zeros((8, 8, 3), np.uint8); crop[:, 4:] = 200
+    >>> isolate_box(crop, (0, 0, 2, 8), 1)[0].tolist() == [[0, 0, 0]] * 3 + [[200, 200, 200]] * 5
+    True
+    """
+    height, width = crop.shape[:2]
+    x0, y0, x1, y1 = box
+    left, top = max(0, int(np.floor(x0 - margin))), max(0, int(np.floor(y0 - margin)))
+    right, bottom = min(width, int(np.ceil(x1 + margin))), min(height, int(np.ceil(y1 + margin)))
+    paper = np.percentile(crop.reshape(-1, crop.shape[2]), WHITE_PERCENTILE, axis=0)
+    out = np.empty_like(crop)
+    out[:] = np.round(paper).astype(crop.dtype)
+    out[top:bottom, left:right] = crop[top:bottom, left:right]
+    return out
 
 
 def balance_white(crop: np.ndarray) -> np.ndarray:

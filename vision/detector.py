@@ -88,6 +88,11 @@ class ModelSettings:
     partner_classifiers: tuple[Path, ...] = ()
     classifier_mix: float = 1.0
     reject_gate: float = 0.0
+    # the main classifier reads crops with everything beyond this margin (a fraction of the crop side)
+    # outside the index box painted as paper (``vision.crops.isolate_box``); partners read plain crops.
+    # 0: plain crops for all. Set when the main classifier was trained on such crops (ginscore synth
+    # --isolate-crops).
+    classifier_isolate: float = 0.0
 
 
 def models_dir() -> Path:
@@ -134,6 +139,7 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         partner_classifiers=tuple(_named_file(folder, name, card) for name in _names(settings.get("partner_classifier"))),
         classifier_mix=float(settings.get("classifier_mix", 1.0)),
         reject_gate=float(settings.get("reject_gate") or 0.0),
+        classifier_isolate=float(settings.get("classifier_isolate") or 0.0),
     )
 
 
@@ -330,7 +336,7 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            card_ids, probabilities = self._read_crops(self._crops(pixels, xyxy), rotations)
+            card_ids, probabilities = self._read_crops(*self._crops(pixels, xyxy), rotations)
         ranked_confidence = scores[:, None] ** self.settings.detector_weight * probabilities
         keep = ranked_confidence[:, 0] >= conf
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
@@ -406,30 +412,43 @@ class CardIndexDetector:
         """The classifier's reading of given index boxes (two-stage models only): for each box, the
         ``1 + RUNNER_UPS`` likeliest card ids (``CARD_CODES`` indices), best first, and their
         probabilities. ``ginscore eval`` uses it on the labelled boxes to measure the classifier alone."""
-        return self.read_crops(self._crops(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)), rotations)
+        return self.read_crops(*self._crops(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)),
+                               rotations=rotations)
 
-    def read_crops(self, crops: list[np.ndarray], rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def read_crops(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None = None,
+                   rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``read_boxes`` for crops already cut (``vision.crops.crop_index`` at ``classifier_imgsz``):
-        ``benchmarks/crop_reading.py`` compares ways of cutting them."""
+        ``benchmarks/crop_reading.py`` compares ways of cutting them. ``isolated``: the same crops cut
+        with ``isolate=settings.classifier_isolate``, for the main classifier when that is set."""
         if self._classifier is None:
             raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
+        if self.settings.classifier_isolate > 0 and isolated is None:
+            raise ValueError("this classifier reads isolated crops: pass them as isolated= "
+                             f"(crop_index(..., isolate={self.settings.classifier_isolate}))")
         with self._lock:
             use_all_cores()
-            return self._read_crops(crops, rotations)
+            return self._read_crops(crops, isolated, rotations)
 
     @property
     def classifier_imgsz(self) -> int:
         """The side of the square crops the classifier reads (two-stage models)."""
         return self._classifier_imgsz
 
-    def _crops(self, pixels: np.ndarray, xyxy: np.ndarray) -> list[np.ndarray]:
-        return [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
+    def _crops(self, pixels: np.ndarray, xyxy: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
+        """The crops every classifier reads, and the isolated ones the main classifier reads (or None)."""
+        crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
+        isolate = self.settings.classifier_isolate
+        if isolate <= 0:
+            return crops, None
+        return crops, [crop_index(pixels, tuple(box), size=self._classifier_imgsz, isolate=isolate) for box in xyxy]
 
-    def _read_crops(self, crops: list[np.ndarray], rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
+    def _read_crops(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None,
+                    rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
         if len(crops) == 0:
             return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS))
         rotations = rotations or self.settings.classifier_rotations
-        probabilities = classify_crops(self._classifier, crops, self.settings.classifier_channels, rotations)
+        probabilities = classify_crops(self._classifier, isolated if isolated is not None else crops,
+                                       self.settings.classifier_channels, rotations)
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
         rejected = not_a_card_probability(probabilities, to_card)
         cards = probabilities[:, to_card != NOT_A_CARD]

@@ -148,3 +148,19 @@ def test_spreads_are_often_squeezed_to_the_index_column():
     smallest_steps = np.array(smallest_steps)
     assert smallest_steps.min() >= 0.05                   # never so tight that the index hides
     assert 0.2 < (smallest_steps < 0.11).mean() < 0.6      # tight spreads are common, not the rule
+
+
+def test_isolated_crops_show_the_index_on_plain_paper(tmp_path):
+    """--isolate-crops: a crop's border (beyond the margin around its index box) is one flat colour."""
+    plain = SynthConfig(out=tmp_path / "plain", count=3, imgsz=320, seed=8, workers=1, crops=True)
+    isolated = SynthConfig(out=tmp_path / "isolated", count=3, imgsz=320, seed=8, workers=1, crops=True,
+                           crop_isolate=0.05)
+    corner_spread = {}
+    for config in (plain, isolated):
+        generate(config, progress=False)
+        files = sorted((config.out / "crops").glob("*/*/*.jpg"))
+        assert files
+        # the top-left 4 x 4 pixels lie outside every index box (box + 15 % padding + 5 % margin)
+        corners = [cv2.imread(str(path))[:4, :4].astype(int) for path in files]
+        corner_spread[config.out.name] = np.median([np.ptp(corner, axis=(0, 1)).max() for corner in corners])
+    assert corner_spread["isolated"] <= 3 < corner_spread["plain"]

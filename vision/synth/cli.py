@@ -23,6 +23,10 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--close-ups", type=float, default=None, metavar="SHARE",
                         help="share of scenes shot close (one spread or one card filling the frame), 0 to 1 "
                              "(default 0.12)")
+    parser.add_argument("--isolate-crops", type=float, default=0.0, metavar="MARGIN",
+                        help="with --crops: paint everything farther than MARGIN (a fraction of the crop side, "
+                             "e.g. 0.08) outside the index box as paper, for a classifier that reads isolated "
+                             "crops (model.json classifier_isolate)")
     parser.add_argument("--mine", type=int, default=0, metavar="N",
                         help="with --crops: then run the shipped detector over the first N scenes and add its "
                              "proposals as crops (those on no index to the 'none' class: hard negatives)")
@@ -61,7 +65,9 @@ def run_synth(args: argparse.Namespace) -> int:
     config = SynthConfig(out=args.out, count=args.count, imgsz=args.imgsz, seed=args.seed,
                          crops=args.crops, workers=args.workers, datasets_root=args.datasets,
                          deck_paths=deck_paths, clutter_share=args.clutter,
-                         close_up_share=close_ups)
+                         close_up_share=close_ups, crop_isolate=getattr(args, "isolate_crops", 0.0) or 0.0)
+    if not 0.0 <= config.crop_isolate < 0.5:
+        raise ValueError(f"--isolate-crops {config.crop_isolate}: give a margin from 0 to 0.5 of the crop side, e.g. 0.08")
     if args.clutter is not None and not 0.0 <= args.clutter <= 1.0:
         raise ValueError(f"--clutter {args.clutter}: give a share from 0 to 1, e.g. 0.9")
     if close_ups is not None and not 0.0 <= close_ups <= 1.0 - FAR_SHARE:

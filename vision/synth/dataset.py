@@ -46,6 +46,7 @@ class SynthConfig:
     workers: int = 0                     # 0: all cores
     datasets_root: Path | None = None    # where decks/, backs/, surfaces/ live
     deck_paths: tuple[Path, ...] = ()    # only these deck folders, in both splits ('ginscore synth --deck')
+    crop_isolate: float = 0.0            # crops with the index's surroundings painted as paper (crop_index isolate)
 
 
 _STATE: dict = {}
@@ -132,14 +133,14 @@ def _write_scene(index: int) -> tuple[str, int, int]:
             sw, sh = np.exp(rng.normal(0, 0.08, 2))
             cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
             box = (cx - w * sw / 2, cy - h * sh / 2, cx + w * sw / 2, cy + h * sh / 2)
-            crop = crop_index(scene.image, box)
+            crop = crop_index(scene.image, box, isolate=config.crop_isolate)
             folder = config.out / "crops" / split / label.code
             cv2.imwrite(str(folder / f"{name}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     if config.crops:
         rng = np.random.default_rng([config.seed, index, 2])
         folder = config.out / "crops" / split / REJECT_CLASS
         for k in rng.permutation(len(scene.negatives))[:config.negative_crops_per_scene]:
-            crop = crop_index(scene.image, scene.negatives[k])
+            crop = crop_index(scene.image, scene.negatives[k], isolate=config.crop_isolate)
             cv2.imwrite(str(folder / f"{name}_n{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return split, len(scene.labels), len(scene.hidden)
 
