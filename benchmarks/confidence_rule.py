@@ -15,7 +15,9 @@ classifier's ranked cards per box, then for a grid of (proposal_conf, conf):
   precision is at least ``PRECISION_GOAL``) and reports leave-one-photo-out: the setting chosen on
   all photos but one reads the one left out;
 * chooses ``review_below``, the lowest flag under which every wrong card of the chosen setting lies,
-  and reports how many right cards it flags, also leaving one photo out.
+  and reports how many right cards it flags, also leaving one photo out;
+* chooses the second way in with them (``sure_proposal_conf``, ``sure_classifier``: a box the
+  detector is unsure of, kept when the classifiers are sure; "off" is one of the choices).
 
     python3 benchmarks/confidence_rule.py [--models DIR] [--sets real-val,real-clutter]
 """
@@ -43,6 +45,10 @@ REAL = REPO / "datasets" / "real"
 PROPOSALS = (0.2, 0.1, 0.05, 0.02)
 THRESHOLDS = (0.6, 0.5, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1)
 PRECISION_GOAL = 0.99   # of the cards read on both sets together, at least this share right (issue: >= 0.99)
+# the second way in (model.json sure_proposal_conf, sure_classifier): boxes the detector is unsure of,
+# kept when the classifiers are sure; chosen together with (proposal_conf, conf)
+NO_SURE_TIER = (0.0, 1.0)
+SURE_TIERS = (NO_SURE_TIER, *((p, c) for p in (0.1, 0.05, 0.03, 0.02) for c in (0.9, 0.95, 0.97, 0.99)))
 
 
 def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
@@ -55,7 +61,7 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
         paths = [folder / "images" / f for f in sorted(rank_labels)] if rank_labels else check_eval_folder(folder)
         for path in paths:
             image = decode_image(path, max_side=detector.photo_decode_side(imgsz))  # as the product decodes
-            xyxy, scores = detector.propose_boxes(image.pixels, imgsz, min(PROPOSALS))
+            xyxy, scores = detector.propose_boxes(image.pixels, imgsz, min(PROPOSALS + tuple(p for p, _ in SURE_TIERS if p)))
             card_ids, probabilities = detector.read_boxes(image.pixels, xyxy)
             photo = {"set": name, "name": path.name, "xyxy": xyxy * image.to_original, "scores": scores,
                      "card_ids": card_ids, "probabilities": probabilities, "size": image.original_size}
@@ -68,15 +74,21 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
     return photos
 
 
-def read_cards(photo: dict, weight: float, proposal: float, threshold: float) -> list[tuple[float, bool]]:
-    """(confidence, right) of each card the setting reads in the photo."""
-    near = photo["scores"] >= proposal
-    confidence = photo["scores"][near, None] ** weight * photo["probabilities"][near]
-    keep = confidence[:, 0] >= threshold
+def read_cards(photo: dict, weight: float, proposal: float, threshold: float,
+               sure: tuple[float, float] = NO_SURE_TIER) -> list[tuple[float, bool]]:
+    """(confidence, right) of each card the setting reads in the photo. ``sure``: (sure_proposal_conf,
+    sure_classifier), the second way in of ``CardIndexDetector.detect``."""
+    scores, probabilities = photo["scores"], photo["probabilities"]
+    confidence = scores[:, None] ** weight * probabilities
+    keep = (scores >= proposal) & (confidence[:, 0] >= threshold)
+    if sure[0] > 0:   # as CardIndexDetector.detect: kept at the threshold, below the review flag
+        extra = ~keep & (scores >= sure[0]) & (probabilities[:, 0] >= sure[1])
+        confidence[extra, 0] = np.minimum(np.maximum(confidence[extra, 0], threshold), np.nextafter(0.5, 0.0))
+        keep |= extra
     if not keep.any():
         return []
-    ids = photo["card_ids"][near][keep]
-    detections = Detections(photo["xyxy"][near][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:])
+    ids = photo["card_ids"][keep]
+    detections = Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:])
     cards = reading_from_detections(detections, photo["size"]).cards
     if "ranks" in photo:
         right = match_rank_readings([(c.card[0], c.confidence, c.boxes) for c in cards], photo["ranks"])
@@ -87,6 +99,12 @@ def read_cards(photo: dict, weight: float, proposal: float, threshold: float) ->
 
 def labelled_count(photo: dict) -> int:
     return len(photo["ranks"]) if "ranks" in photo else len(photo["labelled"])
+
+
+def describe(setting) -> str:
+    proposal, conf, sure = setting
+    return f"proposal_conf {proposal}, conf {conf}, " + (
+        "no second way in" if sure == NO_SURE_TIER else f"second way in from {sure[0]} at classifier {sure[1]}")
 
 
 def main() -> int:
@@ -100,8 +118,11 @@ def main() -> int:
     start = time.perf_counter()
     photos = read_sets(detector, args.sets.split(","), detector.settings.imgsz)
     print(f"read {len(photos)} photos in {time.perf_counter() - start:.0f} s")
-    grid = [(p, t) for p in PROPOSALS for t in THRESHOLDS]
-    cards = {setting: [read_cards(photo, weight, *setting) for photo in photos] for setting in grid}
+    # (proposal_conf, conf, second way in); a second way in only from below proposal_conf
+    grid = [(p, t, sure) for p in PROPOSALS for t in THRESHOLDS for sure in SURE_TIERS
+            if sure == NO_SURE_TIER or sure[0] < p]
+    cards = {setting: [read_cards(photo, weight, setting[0], setting[1], setting[2]) for photo in photos]
+             for setting in grid}
     everyone = list(range(len(photos)))
 
     def counts(setting, which):
@@ -110,10 +131,13 @@ def main() -> int:
         return right, wrong
 
     def utility(setting, which):
-        """Most right cards among the settings whose precision reaches the goal; else the most precise."""
+        """Most right cards among the settings whose precision reaches the goal (else the most precise),
+        then the fewest wrong; ties go to the higher thresholds and to no second way in."""
         right, wrong = counts(setting, which)
         precision = right / max(right + wrong, 1)
-        return (precision >= PRECISION_GOAL, right if precision >= PRECISION_GOAL else precision)
+        proposal, conf, sure = setting
+        return (precision >= PRECISION_GOAL, right if precision >= PRECISION_GOAL else precision, -wrong,
+                proposal, conf, sure == NO_SURE_TIER, sure[1], sure[0])
 
     def review_flag(setting, which):
         """The lowest flag under which every wrong card lies (cards exactly at it are not flagged)."""
@@ -122,18 +146,25 @@ def main() -> int:
 
     sets = sorted({p["set"] for p in photos})
     by_set = {s: [i for i in everyone if photos[i]["set"] == s] for s in sets}
-    print(f"{'proposal':>8} {'conf':>5}  " + "  ".join(f"{s + ' right/wrong':>26}" for s in sets))
-    for setting in sorted(grid, key=lambda s: utility(s, everyone), reverse=True)[:12]:
+    print(f"{'proposal':>8} {'conf':>5} {'second way in':>13}  " + "  ".join(f"{s + ' right/wrong':>26}" for s in sets))
+    shown = sorted(grid, key=lambda s: utility(s, everyone), reverse=True)[:12]
+    in_model = (detector.settings.proposal_conf, detector.settings.conf,
+                (detector.settings.sure_proposal_conf, detector.settings.sure_classifier)
+                if detector.settings.sure_proposal_conf > 0 else NO_SURE_TIER)
+    for setting in shown + ([in_model] if in_model in cards and in_model not in shown else []):
         row = []
         for s in sets:
             right, wrong = counts(setting, by_set[s])
             labelled = sum(labelled_count(photos[i]) for i in by_set[s])
             row.append(f"{right:>5}/{labelled:<5} right, {wrong:>4} wrong")
-        print(f"{setting[0]:>8} {setting[1]:>5}  " + "  ".join(f"{r:>26}" for r in row))
+        sure = "-" if setting[2] == NO_SURE_TIER else f"{setting[2][0]}/{setting[2][1]}"
+        print(f"{setting[0]:>8} {setting[1]:>5} {sure:>13}  " + "  ".join(f"{r:>26}" for r in row)
+              + ("   <- model.json" if setting == in_model else ""))
     chosen = max(grid, key=lambda s: utility(s, everyone))
     flag = review_flag(chosen, everyone)
-    result = {"chosen": {"proposal_conf": chosen[0], "conf": chosen[1], "review_below": round(flag, 4)}, "sets": {}}
-    print(f"chosen on both sets: proposal_conf {chosen[0]}, conf {chosen[1]}; review flag below {flag:.3f}")
+    result = {"chosen": {"proposal_conf": chosen[0], "conf": chosen[1], "sure_tier": list(chosen[2]),
+                         "review_below": round(flag, 4)}, "sets": {}}
+    print(f"chosen on both sets: {describe(chosen)}; review flag below {flag:.3f}")
     for s in sets:
         right, wrong = counts(chosen, by_set[s])
         flagged_right = sum(c < flag for i in by_set[s] for c, ok in cards[chosen][i] if ok)
@@ -156,6 +187,7 @@ def main() -> int:
         setting = max(grid, key=lambda s: utility(s, others))
         flag = review_flag(setting, others)
         tally = loo[photos[left_out]["set"]]
+        tally["same_as_chosen"] += setting == chosen
         for confidence, ok in cards[setting][left_out]:
             tally["right" if ok else "wrong"] += 1
             tally["right_flagged" if ok else "wrong_flagged"] += confidence < flag
@@ -164,7 +196,8 @@ def main() -> int:
         t = loo[s]
         print(f"leave-one-photo-out {s}: {t['right']}/{t['labelled']} right = {t['right'] / max(t['labelled'], 1):.4f}, "
               f"{t['wrong']} wrong (precision {t['right'] / max(t['right'] + t['wrong'], 1):.4f}); wrong cards "
-              f"flagged {t['wrong_flagged']}/{t['wrong']}, right cards flagged {t['right_flagged']}/{t['right']}")
+              f"flagged {t['wrong_flagged']}/{t['wrong']}, right cards flagged {t['right_flagged']}/{t['right']}; "
+              f"the choice was the all-photo one for {t['same_as_chosen']}/{len(by_set[s])} left-out photos")
         result["sets"][s]["leave_one_out"] = dict(t)
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))

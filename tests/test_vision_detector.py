@@ -271,6 +271,28 @@ def test_a_classifier_trained_on_isolated_crops_reads_isolated_crops(model_folde
         detector.read_crops(plain)
 
 
+def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_in_photos(model_folders, tmp_path):
+    """model.json sure_proposal_conf / sure_classifier: a box under proposal_conf is kept when the
+    classifiers are sure of it, with a confidence from conf up to (never at) review_below, so the
+    review page always asks about it; webcam frames (read below the photo size) never use it."""
+    import shutil
+
+    for model_file in model_folders["two-stage"].glob("*.pt"):
+        shutil.copy(model_file, tmp_path / model_file.name)
+    # an untrained detector's boxes all score far below 0.99: none comes in the usual way
+    card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 0.25, "proposal_conf": 0.99, "review_below": 0.5}
+    (tmp_path / "model.json").write_text(json.dumps(card))
+    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0
+    (tmp_path / "model.json").write_text(json.dumps({**card, "sure_proposal_conf": 1e-6, "sure_classifier": 0.0}))
+    detector = CardIndexDetector(read_model_settings(tmp_path))
+    found = detector.detect(photo())
+    assert len(found) > 0
+    assert ((found.confidence >= 0.25) & (found.confidence < 0.5)).all(), found.confidence
+    assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no second way in"
+    (tmp_path / "model.json").write_text(json.dumps({**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0}))
+    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0, "the classifier must be sure"
+
+
 def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_red():
     from vision.crops import crop_index
 

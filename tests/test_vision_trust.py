@@ -17,14 +17,15 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DET
 REAL = DEFAULT_MODELS_DIR.parent / "datasets" / "real"
 
 # Measured with the shipped model (models/MODEL_CARD.md, `ginscore eval datasets/real/real-clutter`):
-# rank precision 0.992, rank recall 0.994, 290 of 296 photos exact (session 4: 0.991, 0.994, 289; session 3:
+# rank precision 0.992, rank recall 0.994, 290 of 296 photos exact (sessions 5 and 6; session 4: 0.991, 0.994, 289; session 3:
 # 0.985, 0.987, 284; before the "not a card" class: 0.787, 0.977, 212).
 RANK_PRECISION_FLOOR = 0.98
 RANK_RECALL_FLOOR = 0.98
 EXACT_PHOTOS_FLOOR = 283
-# `ginscore eval datasets/real/real-val --zoom 2,3 --shrink 0.5,0.33`: recall 0.980 original, 0.975 zoom x2,
-# 0.955 zoom x3, 0.974 shrink 0.33 (before the close-up and far passes: 0.986, 0.926, 0.370, 0.919).
-SCALE_FLOORS = {"original": 0.97, "zoom x2": 0.96, "zoom x3": 0.94, "shrink 0.33": 0.96}
+# `ginscore eval datasets/real/real-val --zoom 2,3 --shrink 0.5,0.33`: recall 0.983 original, 0.975 zoom x2,
+# 0.964 zoom x3, 0.977 shrink 0.33 (session 6, with the second way in; session 5: 0.980, 0.975, 0.955, 0.974;
+# before the close-up and far passes: 0.986, 0.926, 0.370, 0.919).
+SCALE_FLOORS = {"original": 0.975, "zoom x2": 0.96, "zoom x3": 0.95, "shrink 0.33": 0.965}
 # A zoomed crop cuts cards whose index is still read (counted as false here), hence the lower floor.
 SCALE_PRECISION_FLOORS = {"original": 0.99, "zoom x2": 0.85, "zoom x3": 0.75, "shrink 0.33": 0.99}
 

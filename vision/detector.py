@@ -93,6 +93,13 @@ class ModelSettings:
     # 0: plain crops for all. Set when the main classifier was trained on such crops (ginscore synth
     # --isolate-crops).
     classifier_isolate: float = 0.0
+    # a second way in for a card the detector is unsure of: a box proposed from ``sure_proposal_conf``
+    # (below ``proposal_conf``) is kept when the classifiers read it as one card with probability at
+    # least ``sure_classifier``. Its confidence is detector ** weight x classifier raised to ``conf``
+    # (it was kept) and held below ``review_below``: such a card is always flagged for the user to check.
+    # Photos only (read at ``imgsz``), never webcam frames. 0: off.
+    sure_proposal_conf: float = 0.0
+    sure_classifier: float = 1.0
 
 
 def models_dir() -> Path:
@@ -140,6 +147,8 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         classifier_mix=float(settings.get("classifier_mix", 1.0)),
         reject_gate=float(settings.get("reject_gate") or 0.0),
         classifier_isolate=float(settings.get("classifier_isolate") or 0.0),
+        sure_proposal_conf=float(settings.get("sure_proposal_conf") or 0.0),
+        sure_classifier=float(settings.get("sure_classifier", 1.0)),
     )
 
 
@@ -326,11 +335,16 @@ class CardIndexDetector:
             proposal_conf = min(conf, self.settings.proposal_conf)
         if self._classifier is None:
             proposal_conf = conf
+        # the second way in reads photos (at the model's own imgsz) only, like the far pass: on webcam
+        # frames its extra crops cost the frame rate, and the next frame reads the table again
+        photo = imgsz == self.settings.imgsz
+        sure_proposal_conf = self.settings.sure_proposal_conf if self._classifier is not None and photo else 0.0
+        lowest = min(proposal_conf, sure_proposal_conf) if sure_proposal_conf > 0 else proposal_conf
         with self._lock:
             use_all_cores()
-            xyxy, scores, classes = self._propose_boxes(pixels, imgsz, proposal_conf)
+            xyxy, scores, classes = self._propose_boxes(pixels, imgsz, lowest)
             if self._classifier is not None:
-                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, proposal_conf)
+                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, lowest, decide_conf=proposal_conf)
             if self._classifier is None:
                 card_ids = np.array([self._detector_card_ids[c] for c in classes], dtype=np.int64)
                 return Detections(xyxy, card_ids, scores)
@@ -338,7 +352,14 @@ class CardIndexDetector:
                 return Detections.empty()
             card_ids, probabilities = self._read_crops(*self._crops(pixels, xyxy), rotations)
         ranked_confidence = scores[:, None] ** self.settings.detector_weight * probabilities
-        keep = ranked_confidence[:, 0] >= conf
+        usual = (scores >= proposal_conf) & (ranked_confidence[:, 0] >= conf)
+        if sure_proposal_conf > 0:
+            # the second way in: kept as surely as model.json's conf keeps a card, and always flagged
+            sure = ~usual & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= self.settings.sure_classifier)
+            flagged = np.nextafter(self.settings.review_below, 0.0)
+            ranked_confidence[sure, 0] = np.minimum(np.maximum(ranked_confidence[sure, 0], self.settings.conf), flagged)
+            usual |= sure & (ranked_confidence[:, 0] >= conf)
+        keep = usual
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                           card_ids[keep, 1:], ranked_confidence[keep, 1:])
 
@@ -369,9 +390,10 @@ class CardIndexDetector:
         return None
 
     def _any_distance(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray, scores: np.ndarray,
-                      proposal_conf: float) -> tuple[np.ndarray, np.ndarray]:
-        """The first pass's boxes, with those of the second pass ``second_pass_size`` asks for (overlaps merged)."""
-        size = self.second_pass_size(pixels, imgsz, xyxy)
+                      proposal_conf: float, decide_conf: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """The first pass's boxes, with those of the second pass ``second_pass_size`` asks for (overlaps merged).
+        The boxes from ``decide_conf`` decide whether a second pass is needed; it proposes from ``proposal_conf``."""
+        size = self.second_pass_size(pixels, imgsz, xyxy[scores >= decide_conf])
         if size is None:
             return xyxy, scores
         more_xyxy, more_scores, _ = self._propose_boxes(pixels, size, proposal_conf)
@@ -380,13 +402,15 @@ class CardIndexDetector:
     def propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float,
                       close_up: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """The detector's own index boxes (N, 4) and confidences (N,), before any classifier: what
-        ``detect`` starts from, with the close-up pass where it runs (``close_up=False``: never)
+        ``detect`` starts from, with the close-up pass where it runs (``close_up=False``: never),
+        decided as ``detect`` decides it, on the boxes from model.json's ``proposal_conf``
         (``benchmarks/confidence_rule.py`` recombines them with ``read_boxes``)."""
         with self._lock:
             use_all_cores()
             xyxy, scores, _ = self._propose_boxes(pixels, imgsz, proposal_conf)
             if close_up and self._classifier is not None:
-                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, proposal_conf)
+                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, proposal_conf,
+                                                  decide_conf=self.settings.proposal_conf)
         return xyxy, scores
 
     def _propose_boxes(self, pixels: np.ndarray, imgsz: int,
