@@ -352,14 +352,13 @@ class CardIndexDetector:
                 return Detections.empty()
             card_ids, probabilities = self._read_crops(*self._crops(pixels, xyxy), rotations)
         ranked_confidence = scores[:, None] ** self.settings.detector_weight * probabilities
-        usual = (scores >= proposal_conf) & (ranked_confidence[:, 0] >= conf)
+        keep = (scores >= proposal_conf) & (ranked_confidence[:, 0] >= conf)
         if sure_proposal_conf > 0:
             # the second way in: kept as surely as model.json's conf keeps a card, and always flagged
-            sure = ~usual & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= self.settings.sure_classifier)
+            sure = ~keep & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= self.settings.sure_classifier)
             flagged = np.nextafter(self.settings.review_below, 0.0)
             ranked_confidence[sure, 0] = np.minimum(np.maximum(ranked_confidence[sure, 0], self.settings.conf), flagged)
-            usual |= sure & (ranked_confidence[:, 0] >= conf)
-        keep = usual
+            keep |= sure & (ranked_confidence[:, 0] >= conf)
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                           card_ids[keep, 1:], ranked_confidence[keep, 1:])
 
