@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))
 
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import Detections, canonical_code, read_yolo_labels  # noqa: E402
-from vision.detector import load_detector  # noqa: E402
+from vision.detector import kept_readings, load_detector  # noqa: E402
 from vision.evaluate import check_eval_folder, match_rank_readings, read_rank_labels  # noqa: E402
 from vision.recognise import reading_from_detections  # noqa: E402
 
@@ -74,17 +74,13 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
     return photos
 
 
-def read_cards(photo: dict, weight: float, proposal: float, threshold: float,
+def read_cards(photo: dict, weight: float, proposal: float, threshold: float, review_below: float,
                sure: tuple[float, float] = NO_SURE_TIER) -> list[tuple[float, bool]]:
-    """(confidence, right) of each card the setting reads in the photo. ``sure``: (sure_proposal_conf,
-    sure_classifier), the second way in of ``CardIndexDetector.detect``."""
-    scores, probabilities = photo["scores"], photo["probabilities"]
-    confidence = scores[:, None] ** weight * probabilities
-    keep = (scores >= proposal) & (confidence[:, 0] >= threshold)
-    if sure[0] > 0:   # as CardIndexDetector.detect: kept at the threshold, below the review flag
-        extra = ~keep & (scores >= sure[0]) & (probabilities[:, 0] >= sure[1])
-        confidence[extra, 0] = np.minimum(np.maximum(confidence[extra, 0], threshold), np.nextafter(0.5, 0.0))
-        keep |= extra
+    """(confidence, right) of each card the setting reads in the photo, kept as ``CardIndexDetector.detect``
+    keeps them (``kept_readings``; ``threshold`` plays model.json's conf). ``sure``: (sure_proposal_conf,
+    sure_classifier), the second way in."""
+    keep, confidence = kept_readings(photo["scores"], photo["probabilities"], weight, proposal, threshold,
+                                     sure=sure, kept_at=threshold, review_below=review_below)
     if not keep.any():
         return []
     ids = photo["card_ids"][keep]
@@ -121,7 +117,8 @@ def main() -> int:
     # (proposal_conf, conf, second way in); a second way in only from below proposal_conf
     grid = [(p, t, sure) for p in PROPOSALS for t in THRESHOLDS for sure in SURE_TIERS
             if sure == NO_SURE_TIER or sure[0] < p]
-    cards = {setting: [read_cards(photo, weight, setting[0], setting[1], setting[2]) for photo in photos]
+    review_below = detector.settings.review_below
+    cards = {setting: [read_cards(photo, weight, setting[0], setting[1], review_below, setting[2]) for photo in photos]
              for setting in grid}
     everyone = list(range(len(photos)))
 

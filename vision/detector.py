@@ -351,14 +351,11 @@ class CardIndexDetector:
             if len(xyxy) == 0:
                 return Detections.empty()
             card_ids, probabilities = self._read_crops(*self._crops(pixels, xyxy), rotations)
-        ranked_confidence = scores[:, None] ** self.settings.detector_weight * probabilities
-        keep = (scores >= proposal_conf) & (ranked_confidence[:, 0] >= conf)
-        if sure_proposal_conf > 0:
-            # the second way in: kept as surely as model.json's conf keeps a card, and always flagged
-            sure = ~keep & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= self.settings.sure_classifier)
-            flagged = np.nextafter(self.settings.review_below, 0.0)
-            ranked_confidence[sure, 0] = np.minimum(np.maximum(ranked_confidence[sure, 0], self.settings.conf), flagged)
-            keep |= sure & (ranked_confidence[:, 0] >= conf)
+        # a card that comes the second way in is kept as surely as model.json's conf keeps a card
+        keep, ranked_confidence = kept_readings(
+            scores, probabilities, self.settings.detector_weight, proposal_conf, conf,
+            sure=(sure_proposal_conf, self.settings.sure_classifier), kept_at=self.settings.conf,
+            review_below=self.settings.review_below)
         return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                           card_ids[keep, 1:], ranked_confidence[keep, 1:])
 
@@ -518,6 +515,33 @@ class CardIndexDetector:
                     & ((right == width) | (x1 < right - left - margin)) & ((bottom == height) | (y1 < bottom - top - margin))
                 parts.append(found[whole].shifted(left, top))
         return suppress_duplicates(Detections.concatenate(parts))
+
+
+def kept_readings(scores: np.ndarray, probabilities: np.ndarray, detector_weight: float, proposal_conf: float,
+                  conf: float, sure: tuple[float, float] = (0.0, 1.0), kept_at: float = 0.0,
+                  review_below: float = DEFAULT_REVIEW_BELOW) -> tuple[np.ndarray, np.ndarray]:
+    """Which proposals are read as cards, and their ranked confidences (N, 1 + RUNNER_UPS): detector
+    ``scores`` ** ``detector_weight`` x the classifiers' ranked ``probabilities``.
+
+    A box is kept when the detector proposed it from ``proposal_conf`` and its confidence reaches ``conf``,
+    or by the second way in, ``sure`` = (sure_proposal_conf, sure_classifier): proposed from
+    sure_proposal_conf (0: off) and read as one card with probability at least sure_classifier. Such a
+    card's confidence is raised to ``kept_at`` and held below ``review_below``, so it is always flagged.
+    ``CardIndexDetector.detect`` and ``benchmarks/confidence_rule.py`` both keep cards by this rule.
+
+    >>> scores, probabilities = np.array([0.9, 0.1, 0.1]), np.array([[0.9], [0.99], [0.5]])
+    >>> keep, confidence = kept_readings(scores, probabilities, 0.5, 0.2, 0.25, sure=(0.05, 0.97), kept_at=0.25)
+    >>> keep.tolist(), confidence[:, 0].round(3).tolist()
+    ([True, True, False], [0.854, 0.313, 0.158])
+    """
+    confidence = scores[:, None] ** detector_weight * probabilities
+    keep = (scores >= proposal_conf) & (confidence[:, 0] >= conf)
+    sure_proposal_conf, sure_classifier = sure
+    if sure_proposal_conf > 0:
+        extra = ~keep & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= sure_classifier)
+        confidence[extra, 0] = np.minimum(np.maximum(confidence[extra, 0], kept_at), np.nextafter(review_below, 0.0))
+        keep |= extra & (confidence[:, 0] >= conf)
+    return keep, confidence
 
 
 def not_a_card_probability(probabilities: np.ndarray, card_ids: np.ndarray) -> np.ndarray:
