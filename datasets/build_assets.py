@@ -625,6 +625,11 @@ FONTS_NOTICE = (
     "(`fonts-dejavu-core`; Bitstream Vera licence with DejaVu's public-domain changes, see",
     "`fonts/COPYRIGHT-dejavu`) and Liberation Serif, Sans Bold and Sans Narrow Italic",
     "(`fonts-liberation`; SIL Open Font License 1.1, see `fonts/COPYRIGHT-liberation`).",
+    "",
+    "Handwriting fonts (`fonts/handwriting/`), which the synthetic score pads are written in, copied from",
+    "Debian's packages: Breip (`fonts-breip`; GPL-2+ / OFL-1.0, see `fonts/handwriting/COPYRIGHT-breip`), DKG",
+    "handwriting `dkg.ttf` (`fonts-dkg-handwriting`; OFL-1.1 / GPL-3+, see `COPYRIGHT-dkg-handwriting`) and Dancing",
+    "Script Regular (`fonts-dancingscript`; OFL-1.1, see `COPYRIGHT-dancingscript`).",
 )
 
 # ------------------------------------------------------------------ card backs

@@ -37,6 +37,21 @@ def test_a_score_pad_carries_handwriting_in_ink():
     assert 0.005 < ink.mean() < 0.3, "a pad is mostly paper with some writing on it"
 
 
+def test_handwriting_is_written_in_handwriting_fonts_and_keeps_suit_signs():
+    """Score pads are written mostly in real handwriting fonts (datasets/fonts/handwriting): OpenCV 5
+    draws its Hershey "script" ids as an italic sans, which the reader had learned to ignore."""
+    hands = clutter.handwriting_font_files()
+    assert len(hands) >= 3
+    for face in (str(hands[0]), clutter.HERSHEY_HANDS[0]):
+        for glyph in ("K", "7", "\u2665"):   # a suit sign comes from DejaVu Sans when the hand lacks it
+            tile, width, height, pad = clutter._glyph_tile(glyph, face, 1.0, 2)
+            assert tile.dtype == np.uint8 and width > 3 and height > 8, (face, glyph)
+            assert (tile > 128).mean() > 0.01, (face, glyph)
+    # two fonts, two different Ks
+    k = [clutter._glyph_tile("K", str(path), 1.0, 2)[0] for path in hands[:2]]
+    assert k[0].shape != k[1].shape or np.abs(k[0].astype(int) - k[1]).mean() > 5
+
+
 def _scene_with_clutter(deck, seed=1):
     sheets = [clutter.ClutterSheet("score_pad", clutter.make_sheet(np.random.default_rng(seed), "score_pad"),
                                    -1.2, 0.0, 10.0, 1.5),

@@ -30,8 +30,13 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--mine", type=int, default=0, metavar="N",
                         help="with --crops: then run the shipped detector over the first N scenes and add its "
                              "proposals as crops (those on no index to the 'none' class: hard negatives)")
+    parser.add_argument("--mine-tables", type=int, default=0, metavar="N",
+                        help="with --crops: also read N random tables with a handwritten score pad and printed "
+                             "paper and no card, as the product reads a photo, and add every proposal as a "
+                             "'none' crop (the hardest hard negatives: handwriting)")
     parser.add_argument("--mine-only", action="store_true",
-                        help="mine an existing dataset of the same --out/--count/--seed without rendering it again")
+                        help="render no scenes: only --mine (an existing dataset of the same --out/--count/--seed) "
+                             "and --mine-tables")
     parser.add_argument("--preview", type=Path, metavar="PNG",
                         help="write a contact sheet of the first scenes with boxes and codes, then stop")
     parser.add_argument("--preview-count", type=int, default=16)
@@ -82,8 +87,8 @@ def run_synth(args: argparse.Namespace) -> int:
         path = draw_preview(config, min(args.preview_count, args.count), args.preview)
         print(f"preview written to {path}")
         return 0
-    if args.mine and not args.crops:
-        raise ValueError("--mine writes classifier crops; add --crops")
+    if (args.mine or getattr(args, "mine_tables", 0)) and not args.crops:
+        raise ValueError("--mine and --mine-tables write classifier crops; add --crops")
     if not args.mine_only:
         start = time.perf_counter()
         stats = generate(config)
@@ -98,4 +103,11 @@ def run_synth(args: argparse.Namespace) -> int:
         mined = mine_scenes(config, args.mine)
         print(f"mined {mined['scenes']} scenes in {time.perf_counter() - start:.1f} s: {mined['negatives']} "
               f"'none' crops, {mined['positives']} card crops as the detector frames them")
+    if getattr(args, "mine_tables", 0):
+        from vision.synth.mining import mine_no_card_tables
+
+        start = time.perf_counter()
+        mined = mine_no_card_tables(args.out, args.mine_tables, args.seed, datasets_root=args.datasets)
+        print(f"read {mined['scenes']} no-card tables in {time.perf_counter() - start:.1f} s: "
+              f"{mined['negatives']} 'none' crops")
     return 0

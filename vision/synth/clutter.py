@@ -11,8 +11,10 @@ Every item is drawn as an RGBA sheet in table coordinates (card heights) and nev
 - ``pen`` and ``coin``: everyday objects, sometimes lying over the cards.
 
 Fonts come from ``datasets/fonts`` (DejaVu and Liberation, copied from Debian's fonts-dejavu-core and
-fonts-liberation; see datasets/NOTICE.md); handwriting uses OpenCV's Hershey script faces with a
-random shear and wobble per glyph, so no font file is needed for it.
+fonts-liberation; see datasets/NOTICE.md). Handwriting is drawn glyph by glyph, each sheared, turned and
+wobbled, mostly in the handwriting fonts of ``datasets/fonts/handwriting`` (Breip, DKG handwriting,
+Dancing Script, from Debian's fonts-breip, fonts-dkg-handwriting and fonts-dancingscript), sometimes in
+OpenCV's Hershey faces (which OpenCV 5 draws as plain and italic sans).
 """
 from __future__ import annotations
 
@@ -52,6 +54,18 @@ class ClutterSheet:
 def font_files() -> tuple[Path, ...]:
     """The TrueType fonts clutter text is printed in (empty when the folder is missing)."""
     return tuple(sorted(FONTS_DIR.glob("*.ttf"))) if FONTS_DIR.is_dir() else ()
+
+
+@lru_cache(maxsize=None)
+def handwriting_font_files() -> tuple[Path, ...]:
+    """The handwriting fonts score pads are written in (empty when the folder is missing)."""
+    folder = FONTS_DIR / "handwriting"
+    return tuple(sorted([*folder.glob("*.ttf"), *folder.glob("*.otf")])) if folder.is_dir() else ()
+
+
+HERSHEY_HANDS = (cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_SIMPLEX,
+                 cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
+HANDWRITING_FONT_SHARE = 0.75   # of the writers on a pad, this share writes in a handwriting font
 
 
 @lru_cache(maxsize=256)
@@ -157,16 +171,16 @@ def _handwrite(image: np.ndarray, rng: np.random.Generator, text: str, origin: t
     """Write ``text`` by hand at ``origin`` (baseline, left): each glyph sheared, scaled and wobbled.
     Returns the x after the text."""
     x, y = origin
-    face = int(rng.choice([cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
-                           cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL]))
+    hands = handwriting_font_files()
+    if hands and rng.random() < HANDWRITING_FONT_SHARE:
+        face: int | str = str(hands[int(rng.integers(len(hands)))])
+    else:
+        face = int(rng.choice(HERSHEY_HANDS))
     thickness = max(1, int(round(size * rng.uniform(1.2, 2.8))))
     slant = rng.normal(0.15, 0.12)
     for glyph in text:
         scale = size * rng.uniform(0.85, 1.2)
-        (gw, gh), _ = cv2.getTextSize(glyph, face, scale, thickness)
-        pad = thickness + 4
-        tile = np.zeros((gh * 2 + 2 * pad, gw * 2 + 2 * pad), np.uint8)
-        cv2.putText(tile, glyph, (pad, gh + pad), face, scale, 255, thickness, cv2.LINE_AA)
+        tile, gw, gh, pad = _glyph_tile(glyph, face, scale, thickness)
         shear = slant + rng.normal(0, 0.08)
         m = np.float32([[1, -shear, shear * (gh + pad)], [0, 1, 0]])
         m[:, :2] = m[:, :2] @ cv2.getRotationMatrix2D((0, 0), rng.normal(0, 6), 1.0)[:, :2]
@@ -181,6 +195,27 @@ def _handwrite(image: np.ndarray, rng: np.random.Generator, text: str, origin: t
             image[a0:a1, b0:b1] = (region * (1 - alpha) + np.array(ink, np.float32) * alpha).astype(np.uint8)
         x += int(gw * rng.uniform(0.85, 1.15)) + int(size * 3)
     return x
+
+
+def _glyph_tile(glyph: str, face: "int | str", scale: float, thickness: int) -> tuple[np.ndarray, int, int, int]:
+    """One glyph, white on black, its baseline at (pad, height + pad): (tile, width, height, pad).
+    ``face``: a handwriting font file (suit signs, which it lacks, come from DejaVu Sans) or a Hershey id."""
+    pad = thickness + 4
+    if isinstance(face, int):
+        (gw, gh), _ = cv2.getTextSize(glyph, face, scale, thickness)
+        tile = np.zeros((gh * 2 + 2 * pad, gw * 2 + 2 * pad), np.uint8)
+        cv2.putText(tile, glyph, (pad, gh + pad), face, scale, 255, thickness, cv2.LINE_AA)
+        return tile, gw, gh, pad
+    from PIL import Image, ImageDraw
+
+    path = face if glyph.isascii() else str(FONTS_DIR / "DejaVuSans.ttf")
+    font = _font(path, max(6, int(round(scale * 34))))
+    left, top, right, bottom = font.getbbox(glyph, anchor="ls")
+    gw, gh = max(1, right - left), max(1, -top)
+    image = Image.new("L", (gw * 2 + 2 * pad, gh * 2 + 2 * pad + max(0, bottom)), 0)
+    ImageDraw.Draw(image).text((pad - left, gh + pad), glyph, font=font, fill=255, anchor="ls",
+                               stroke_width=max(0, thickness // 3), stroke_fill=255)
+    return np.asarray(image).copy(), gw, gh, pad
 
 
 def _score_text(rng: np.random.Generator) -> str:

@@ -63,3 +63,57 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
         stats["negatives"] += negatives
         stats["positives"] += positives
     return stats
+
+
+NO_CARD_TABLE_CONF = 0.1        # proposals this sure or surer become "not a card" crops
+MAX_NEGATIVES_PER_TABLE = 16
+PAPER_KINDS = ("newspaper", "envelope", "printed_box")
+
+
+def no_card_table(rng: np.random.Generator, assets: dict, image_size: tuple[int, int] = (1600, 1200)):
+    """A random table with a score pad (and usually printed paper) on it and no card, photographed
+    from a random height and angle: every index the reader proposes on it is a false card."""
+    from vision.synth import clutter
+    from vision.synth.camera import Camera
+    from vision.synth.scene import render_scene
+
+    sheets = [clutter.ClutterSheet("score_pad", clutter.make_sheet(rng, "score_pad"), rng.uniform(-1.2, 0.2),
+                                   rng.uniform(-0.6, 0.6), float(rng.normal(0, 25)), rng.uniform(1.2, 2.6))]
+    for _ in range(int(rng.integers(0, 3))):
+        kind = str(rng.choice(PAPER_KINDS))
+        sheets.append(clutter.ClutterSheet(kind, clutter.make_sheet(rng, kind), rng.uniform(0.2, 1.8),
+                                           rng.uniform(-1.0, 1.0), float(rng.uniform(0, 360)), rng.uniform(1.5, 3.0)))
+    width, height = image_size if rng.random() < 0.7 else image_size[::-1]
+    camera = Camera(tilt=float(rng.uniform(0, 35)), yaw=float(rng.uniform(-30, 30)), roll=float(rng.normal(0, 3)),
+                    card_pixels=float(rng.uniform(0.12, 0.4) * max(width, height)), image_size=(width, height),
+                    target=(float(rng.uniform(-0.8, 0.8)), float(rng.uniform(-0.5, 0.5))))
+    photo = assets["photos"][int(rng.integers(len(assets["photos"])))]
+    return render_scene(rng, assets["train"][0], [], [photo], (width, height), placements=[], camera=camera,
+                        effects=bool(rng.random() < 0.5), clutter_sheets=sheets).image
+
+
+def mine_no_card_tables(out: Path, count: int, seed: int, detector=None, datasets_root: Path | None = None,
+                        progress: bool = True) -> dict[str, int]:
+    """Read ``count`` random no-card tables (``no_card_table``) as the product reads a photo and write
+    every proposal from ``NO_CARD_TABLE_CONF`` into ``out/crops/<split>/none``: handwriting on score
+    pads and print, the hardest "not a card" cases. One table in ten goes to the val split."""
+    from vision.detector import load_detector
+
+    detector = detector or load_detector()
+    assets = load_synth_assets(datasets_root)
+    stats = {"scenes": 0, "negatives": 0, "positives": 0}
+    indices = range(count)
+    if progress:
+        from tqdm import tqdm
+        indices = tqdm(indices, desc="mine tables", unit="table")
+    for index in indices:
+        image = no_card_table(np.random.default_rng([seed, 7919, index]), assets)
+        xyxy, scores = detector.propose_boxes(image, detector.settings.imgsz, NO_CARD_TABLE_CONF)
+        folder = out / "crops" / ("val" if index % 10 == 0 else "train") / REJECT_CLASS
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in np.argsort(-scores)[:MAX_NEGATIVES_PER_TABLE]:
+            cv2.imwrite(str(folder / f"table_{seed}_{index:07d}_m{k}.jpg"), crop_index(image, tuple(xyxy[k])),
+                        [cv2.IMWRITE_JPEG_QUALITY, 95])
+            stats["negatives"] += 1
+        stats["scenes"] += 1
+    return stats
