@@ -24,6 +24,21 @@ MINING_IMGSZ = 640
 MINING_CONF = 0.05
 MAX_NEGATIVES_PER_SCENE = 6
 MAX_POSITIVES_PER_SCENE = 4
+CROP_JPEG_QUALITY = 95
+
+
+def _with_progress(indices: range, progress: bool, desc: str, unit: str):
+    if not progress:
+        return indices
+    from tqdm import tqdm
+
+    return tqdm(indices, desc=desc, unit=unit)
+
+
+def _write_crop(folder: Path, name: str, image: np.ndarray, box) -> None:
+    """A mined proposal's crop, cut as the reader cuts it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / f"{name}.jpg"), crop_index(image, tuple(box)), [cv2.IMWRITE_JPEG_QUALITY, CROP_JPEG_QUALITY])
 
 
 def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool = True) -> dict[str, int]:
@@ -34,11 +49,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
     detector = detector or load_detector()
     assets = load_synth_assets(config.datasets_root, config.deck_paths)
     stats = {"scenes": 0, "negatives": 0, "positives": 0}
-    indices = range(min(count, config.count))
-    if progress:
-        from tqdm import tqdm
-        indices = tqdm(indices, desc="mine", unit="scene")
-    for index in indices:
+    for index in _with_progress(range(min(count, config.count)), progress, "mine", "scene"):
         split = scene_split(config, index)
         name = f"scene_{config.seed}_{index:07d}"
         image = cv2.imread(str(config.out / "images" / split / f"{name}.jpg"))
@@ -57,8 +68,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
                 folder, positives = config.out / "crops" / split / scene.labels[int(ious[k].argmax())].code, positives + 1
             else:
                 continue
-            folder.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(folder / f"{name}_m{k}.jpg"), crop_index(image, tuple(box)), [cv2.IMWRITE_JPEG_QUALITY, 95])
+            _write_crop(folder, f"{name}_m{k}", image, box)
         stats["scenes"] += 1
         stats["negatives"] += negatives
         stats["positives"] += positives
@@ -67,6 +77,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
 
 NO_CARD_TABLE_CONF = 0.1        # proposals this sure or surer become "not a card" crops
 MAX_NEGATIVES_PER_TABLE = 16
+TABLE_STREAM = 7919             # table i of a seed draws from rng([seed, TABLE_STREAM, i]), apart from scene i's
 PAPER_KINDS = ("newspaper", "envelope", "printed_box")
 
 
@@ -101,19 +112,13 @@ def mine_no_card_tables(out: Path, count: int, seed: int, detector=None, dataset
 
     detector = detector or load_detector()
     assets = load_synth_assets(datasets_root)
-    stats = {"scenes": 0, "negatives": 0, "positives": 0}
-    indices = range(count)
-    if progress:
-        from tqdm import tqdm
-        indices = tqdm(indices, desc="mine tables", unit="table")
-    for index in indices:
-        image = no_card_table(np.random.default_rng([seed, 7919, index]), assets)
+    stats = {"scenes": 0, "negatives": 0}
+    for index in _with_progress(range(count), progress, "mine tables", "table"):
+        image = no_card_table(np.random.default_rng([seed, TABLE_STREAM, index]), assets)
         xyxy, scores = detector.propose_boxes(image, detector.settings.imgsz, NO_CARD_TABLE_CONF)
         folder = out / "crops" / ("val" if index % 10 == 0 else "train") / REJECT_CLASS
-        folder.mkdir(parents=True, exist_ok=True)
         for k in np.argsort(-scores)[:MAX_NEGATIVES_PER_TABLE]:
-            cv2.imwrite(str(folder / f"table_{seed}_{index:07d}_m{k}.jpg"), crop_index(image, tuple(xyxy[k])),
-                        [cv2.IMWRITE_JPEG_QUALITY, 95])
+            _write_crop(folder, f"table_{seed}_{index:07d}_m{k}", image, xyxy[k])
             stats["negatives"] += 1
         stats["scenes"] += 1
     return stats
