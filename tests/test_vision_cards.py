@@ -229,3 +229,40 @@ def test_corners_too_close_or_too_far_for_one_card_stay_two_cards():
         far = tuple(v + offset * 0.7 for v in box)
         merged = merge_corners(detections([("9d", box, 0.9), ("9c", far, 0.8)]))
         assert len(merged.cards) == 2, offset
+
+
+# A misread neighbour is not a second corner: same-code boxes that cannot be one card's corners.
+
+def _read_as(code, box, confidence, runner_up, runner_up_confidence):
+    return Detections(np.array([box], dtype=np.float64), [card_index(code)], [confidence],
+                      [card_index(runner_up)], [runner_up_confidence])
+
+
+def test_a_half_hidden_neighbour_read_as_the_same_card_becomes_its_runner_up():
+    # a squeezed spread: the Kd's index peeks out under the Jd's, 0.4 index sizes to its left, and reads Jd
+    # (real-val deal4)
+    jack = (120, 100, 136, 140)
+    king = (104, 104, 120, 144)
+    merged = merge_corners(Detections.concatenate([_read_as("Jd", jack, 0.95, "Qd", 0.01),
+                                                   _read_as("Jd", king, 0.6, "Kd", 0.3)]))
+    assert [card.card for card in merged.cards] == ["Jd", "Kd"]
+    king_card = merged.cards[1]
+    assert king_card.boxes == (king,) and king_card.confidence == pytest.approx(0.3)
+    assert king_card.confidence < 0.5, "a card read from a runner-up is flagged for review"
+
+
+def test_a_neighbour_misread_without_an_unread_runner_up_is_a_conflict_not_a_second_corner():
+    jack, king = (120, 100, 136, 140), (104, 104, 120, 144)
+    merged = merge_corners(Detections.concatenate([_read_as("Jd", jack, 0.95, "Qd", 0.01),
+                                                   _read_as("Jd", king, 0.6, "Kd", 0.02)]))
+    assert [card.card for card in merged.cards] == ["Jd"] and merged.cards[0].boxes == (jack,)
+    assert len(merged.conflicts) == 1 and merged.conflicts[0].startswith("Jd seen in 2 places")
+
+
+@pytest.mark.parametrize("second", [(122, 103, 135, 138),   # a slightly smaller box inside the first
+                                    (129, 100, 145, 140)])  # shifted across: under half of it overlaps
+def test_one_index_seen_twice_is_one_card(second):
+    # two passes over one index, or two boxes the detector's suppression kept
+    merged = merge_corners(detections([("Jd", (120, 100, 136, 140), 0.9), ("Jd", second, 0.7)]))
+    assert [card.card for card in merged.cards] == ["Jd"] and len(merged.cards[0].boxes) == 2
+    assert merged.conflicts == ()

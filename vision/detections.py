@@ -186,12 +186,28 @@ def read_yolo_labels(label_path: Path, class_codes: Sequence[str], image_size: t
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(len(a), len(b)) intersection over union of two sets of xyxy boxes."""
+    intersection, area_a, area_b = _intersections(a, b)
+    union = area_a[:, None] + area_b[None, :] - intersection
+    return np.where(union > 0, intersection / np.maximum(union, 1e-12), 0.0)
+
+
+def box_overlap_of_smaller(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) fraction of the smaller box of each pair that lies inside the other: 1 for a box
+    wholly inside another, however much smaller (``box_iou`` would be small).
+
+    >>> box_overlap_of_smaller([[0, 0, 10, 10]], [[5, 0, 7, 10], [5, 0, 15, 10], [20, 0, 30, 10]]).tolist()
+    [[1.0, 0.5, 0.0]]
+    """
+    intersection, area_a, area_b = _intersections(a, b)
+    smaller = np.minimum(area_a[:, None], area_b[None, :])
+    return np.where(smaller > 0, intersection / np.maximum(smaller, 1e-12), 0.0)
+
+
+def _intersections(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(len(a), len(b)) intersection areas of two sets of xyxy boxes, and each set's areas."""
     a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
     b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
     top_left = np.maximum(a[:, None, :2], b[None, :, :2])
     bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
     intersection = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    union = area_a[:, None] + area_b[None, :] - intersection
-    return np.where(union > 0, intersection / np.maximum(union, 1e-12), 0.0)
+    return intersection, np.prod(a[:, 2:] - a[:, :2], axis=1), np.prod(b[:, 2:] - b[:, :2], axis=1)
