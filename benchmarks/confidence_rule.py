@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))
 
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import Detections, canonical_code, read_yolo_labels  # noqa: E402
-from vision.detector import kept_readings, load_detector  # noqa: E402
+from vision.detector import kept_readings, load_detector, one_reading_per_index  # noqa: E402
 from vision.evaluate import check_eval_folder, match_rank_readings, read_rank_labels  # noqa: E402
 from vision.recognise import reading_from_detections  # noqa: E402
 
@@ -84,7 +84,8 @@ def read_cards(photo: dict, weight: float, proposal: float, threshold: float, re
     if not keep.any():
         return []
     ids = photo["card_ids"][keep]
-    detections = Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:])
+    detections = one_reading_per_index(
+        Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:]))
     cards = reading_from_detections(detections, photo["size"]).cards
     if "ranks" in photo:
         right = match_rank_readings([(c.card[0], c.confidence, c.boxes) for c in cards], photo["ranks"])

@@ -117,7 +117,7 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
         extras.append(reading)
         same = [card for card in cards if card.card == reading.card] + [reading]
         places = ", ".join(_place(r) for r in same)
-        conflicts.append(f"{reading.card} seen in {len(same)} places too far apart to be one card "
+        conflicts.append(f"{reading.card} seen in {len(same)} places that cannot be one card "
                          f"({places}): a second deck or a misread; check this card")
     cards, corner_conflicts = pair_opposite_corners(cards, unit)
     conflicts.extend(corner_conflicts)

@@ -52,6 +52,14 @@ DEFAULT_REVIEW_BELOW = 0.5   # the review page flags cards read less surely than
 MAX_DETECTIONS = 300
 RUNNER_UPS = 4              # next-best cards kept per box (vision/cards.py uses them for duplicates)
 TILE_OVERLAP = 0.2         # detect_tiled: neighbouring tiles share this fraction of a tile
+# Two passes over one photo (close-up or far): their boxes overlapping by more than this are one box and
+# the surer stays before the classifier reads them; boxes that overlap less are all read, and then of
+# readings overlapping by more than READING_OVERLAP_IOU the surest stays (one index, one reading). With
+# 0.5 before reading, a first-pass box on the lower half of a big J (0.90: its crop shows no index)
+# beat the close-up pass's box on the whole index (0.79: J of spades), and the card was lost (real-val
+# deal4, zoom x2; models/MODEL_CARD.md, session 8).
+PASS_MERGE_IOU = 0.7
+READING_OVERLAP_IOU = 0.5
 USE_ONNX_ENV = "GINSCORE_ONNX"  # "0": ignore an ONNX export beside the .pt detector
 
 
@@ -356,8 +364,8 @@ class CardIndexDetector:
             scores, probabilities, self.settings.detector_weight, proposal_conf, conf,
             sure=(sure_proposal_conf, self.settings.sure_classifier), kept_at=self.settings.conf,
             review_below=self.settings.review_below)
-        return Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
-                          card_ids[keep, 1:], ranked_confidence[keep, 1:])
+        return one_reading_per_index(Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
+                                                card_ids[keep, 1:], ranked_confidence[keep, 1:]))
 
     def photo_decode_side(self, imgsz: int, tiles: int = 1) -> int:
         """The long side a photo read at ``imgsz`` (as ``tiles`` x ``tiles`` tiles) is decoded to: big
@@ -393,7 +401,7 @@ class CardIndexDetector:
         if size is None:
             return xyxy, scores
         more_xyxy, more_scores, _ = self._propose_boxes(pixels, size, proposal_conf)
-        return merge_proposals(np.vstack([xyxy, more_xyxy]), np.concatenate([scores, more_scores]))
+        return merge_proposals(np.vstack([xyxy, more_xyxy]), np.concatenate([scores, more_scores]), PASS_MERGE_IOU)
 
     def propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float,
                       close_up: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -605,6 +613,13 @@ def surest_of_overlapping(xyxy: np.ndarray, scores: np.ndarray, iou: float = 0.5
         if all(overlaps[i, j] <= iou for j in keep):
             keep.append(int(i))
     return np.array(sorted(keep), dtype=np.int64)
+
+
+def one_reading_per_index(readings: Detections) -> Detections:
+    """The classifier's readings with, of readings overlapping by more than ``READING_OVERLAP_IOU``, only
+    the surest: one index, one reading, whichever box framed it best (``CardIndexDetector.detect``, and
+    ``benchmarks/confidence_rule.py`` as it recombines proposals and readings)."""
+    return suppress_duplicates(readings, READING_OVERLAP_IOU)
 
 
 def suppress_duplicates(detections: Detections, iou: float = 0.5) -> Detections:
