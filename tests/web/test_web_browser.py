@@ -160,6 +160,24 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
     assert page.is_visible("#review-error") or page.is_visible("#result")   # the crop is not a real showdown
 
 
+def test_a_photo_that_cannot_be_read_says_why_instead_of_reading_forever(server, page, tmp_path):
+    # the answer sends the page back to its own sheet (only the #add-hand anchor differs): it must load
+    # again and show why, not leave "Reading the cards" on screen (session 8)
+    path = tmp_path / "table.jpg"
+    path.write_bytes(b"these bytes are no photo")
+    page.goto(server.url + "/games/new")
+    page.fill('input[name="player0"]', "Ivy")
+    page.fill('input[name="player1"]', "Jon")
+    page.click("text=Start the game")
+    sheet = page.url
+    page.set_input_files('input[name="photo"]', str(path))
+    page.wait_for_selector('main p.error[role="alert"]', timeout=20_000)
+    assert page.url.split("#")[0] == sheet.split("#")[0]
+    assert "photo" in page.text_content('main p.error[role="alert"]').lower()
+    assert not page.is_visible("text=Reading the cards")
+    assert page.is_visible('input[name="photo"]') or page.is_visible("text=Photo of the hands"), "ready to try again"
+
+
 def test_save_hand_sends_once_however_often_it_is_tapped(server, page):
     page.goto(server.url + "/games/new")
     page.fill('input[name="player0"]', "Gus")

@@ -77,7 +77,7 @@
         if (timer) clearInterval(timer);
         var answer = null;
         try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = null; }
-        if (answer && answer.location) { location.href = answer.location; return; }
+        if (answer && answer.location) { go(answer.location); return; }
         if (xhr.responseURL && xhr.responseURL !== form.action) { location.href = xhr.responseURL; return; }
         form.submit();                              // an error page: let the browser show it
       });
@@ -90,6 +90,19 @@
       xhr.send(new FormData(form));
     });
   });
+
+  // Where an upload's answer sends the page. The same page with another #anchor (a photo that could not be
+  // read sends you back to the sheet's "Add hand") would only scroll, leaving "Reading the cards…" on
+  // screen and the error unshown: load it again instead.
+  function go(address) {
+    var target = new URL(address, location.href);
+    if (target.pathname === location.pathname && target.search === location.search) {
+      if (target.hash) location.hash = target.hash;
+      location.reload();
+      return;
+    }
+    location.href = target.toString();
+  }
 
   // Card-picker counters.
   function updateCounts() {
