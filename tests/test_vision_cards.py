@@ -266,3 +266,31 @@ def test_one_index_seen_twice_is_one_card(second):
     merged = merge_corners(detections([("Jd", (120, 100, 136, 140), 0.9), ("Jd", second, 0.7)]))
     assert [card.card for card in merged.cards] == ["Jd"] and len(merged.cards[0].boxes) == 2
     assert merged.conflicts == ()
+
+
+def _eight_of_hearts_and_a_stray(stray_confidence):
+    # both corners of the 8h, and a neighbour's index read 8h (unsurely) a little way from them
+    top_left, bottom_right = corner_boxes(400, 100)
+    stray = tuple(np.array(top_left) + (-80, 110, -80, 110))
+    return detections([("8h", top_left, 0.93), ("8h", bottom_right, 0.92), ("8h", stray, stray_confidence)]), stray
+
+
+def test_a_card_at_more_corners_than_it_has_one_unsure_is_flagged_with_a_conflict():
+    # real-val deal1: a 3h read 8h at 0.43 beside both corners of the real 8h used to vanish into it
+    rows, stray = _eight_of_hearts_and_a_stray(0.43)
+    merged = merge_corners(rows)
+    assert [card.card for card in merged.cards] == ["8h"] and stray in merged.cards[0].boxes
+    assert merged.cards[0].confidence < 0.5, "flagged for review"
+    assert len(merged.conflicts) == 1 and "more corners than a card has" in merged.conflicts[0]
+
+
+def test_three_sure_corners_are_one_card_and_show_a_deck_printed_with_four():
+    rows, _ = _eight_of_hearts_and_a_stray(0.9)
+    merged = merge_corners(rows)
+    assert merged.conflicts == () and merged.cards[0].confidence > 0.9
+    # on such a deck an unsure third corner of another card is no sign of a misread neighbour
+    x, y = 700, 100
+    four = corner_boxes(x, y) + [(x + CARD_W - 20, y + 4, x + CARD_W - 4, y + 44)]
+    unsure, _ = _eight_of_hearts_and_a_stray(0.43)
+    both = Detections.concatenate([unsure, detections([("7d", box, 0.8) for box in four])])
+    assert merge_corners(both).conflicts == ()
