@@ -114,9 +114,8 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
             if len(places) >= 3 and min(places) < UNSURE_CORNER and not four_corners:
                 reading = CardReading(card=reading.card, confidence=min(reading.confidence, DISAGREEING_CORNERS_CONFIDENCE),
                                       boxes=reading.boxes, runner_ups=reading.runner_ups)
-                conflicts.append(f"{reading.card} seen in more corners than a card has, one of them unsure "
-                                 f"({_place(reading)}): a card shows its index in two corners, so a card "
-                                 f"beside it may have been misread as {reading.card}; check the cards around it")
+                conflicts.append(f"{reading.card} read in more corners than a card has ({_place(reading)}): "
+                                 f"a card beside it may have been misread as {reading.card}; check the cards around it")
             readings.append(reading)
         order_of = {id(reading): group for reading, group in zip(readings, groups)}
         readings.sort(key=lambda reading: -reading.confidence)
