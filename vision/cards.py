@@ -12,7 +12,7 @@ silently dropped.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -112,8 +112,7 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
                 runner_ups=_runner_up_codes(same_code[group], class_id),
             )
             if len(places) >= 3 and min(places) < UNSURE_CORNER and not four_corners:
-                reading = CardReading(card=reading.card, confidence=min(reading.confidence, DISAGREEING_CORNERS_CONFIDENCE),
-                                      boxes=reading.boxes, runner_ups=reading.runner_ups)
+                reading = replace(reading, confidence=min(reading.confidence, DISAGREEING_CORNERS_CONFIDENCE))
                 conflicts.append(f"{reading.card} read in more corners than a card has ({_place(reading)}): "
                                  f"a card beside it may have been misread as {reading.card}; check the cards around it")
             readings.append(reading)
@@ -221,19 +220,20 @@ def _places(boxes: Detections, same_index: float) -> list[float]:
     return [confidence for _, confidence in places]
 
 
+def _centre_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """The distance between two (x0, y0, x1, y1) boxes' centres, in pixels."""
+    return float(np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2))
+
+
 def _one_index(a: np.ndarray, b: np.ndarray, same_index: float) -> bool:
     """Whether two boxes are one index seen twice (overlapping, or centres within ``same_index`` pixels)."""
-    distance = float(np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2))
-    return distance <= same_index or box_overlap_of_smaller(a, b)[0, 0] >= SAME_INDEX_OVERLAP
+    return _centre_distance(a, b) <= same_index or box_overlap_of_smaller(a, b)[0, 0] >= SAME_INDEX_OVERLAP
 
 
 def _can_share_card(a: np.ndarray, b: np.ndarray, same_index: float, min_span: float, max_span: float) -> bool:
     """Whether two boxes read as one code can belong to one card: one index seen twice (overlapping, or
     centres within ``same_index`` pixels), or two corners ``min_span`` to ``max_span`` pixels apart."""
-    if _one_index(a, b, same_index):
-        return True
-    distance = float(np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2))
-    return min_span <= distance <= max_span
+    return _one_index(a, b, same_index) or min_span <= _centre_distance(a, b) <= max_span
 
 
 def _runner_up_codes(boxes: Detections, own_id: int, floor: float = 0.05) -> tuple[str, ...]:
