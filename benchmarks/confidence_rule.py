@@ -17,7 +17,10 @@ classifier's ranked cards per box, then for a grid of (proposal_conf, conf):
 * chooses ``review_below``, the lowest flag under which every wrong card of the chosen setting lies,
   and reports how many right cards it flags, also leaving one photo out;
 * chooses the second way in with them (``sure_proposal_conf``, ``sure_classifier``: a box the
-  detector is unsure of, kept when the classifiers are sure; "off" is one of the choices).
+  detector is unsure of, kept when the classifiers are sure; "off" is one of the choices);
+* and doubted cards (``doubted_proposal_conf``, ``doubted_reject_gate``: a box the detector is sure of
+  that a classifier calls "not a card" below the doubted gate is read all the same, always flagged;
+  "off" is one of the choices).
 
     python3 benchmarks/confidence_rule.py [--models DIR] [--sets real-val,real-clutter]
 """
@@ -37,7 +40,8 @@ sys.path.insert(0, str(REPO))
 
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import Detections, canonical_code, read_yolo_labels  # noqa: E402
-from vision.detector import kept_readings, load_detector, one_reading_per_index  # noqa: E402
+from vision.detector import (NO_DOUBT, flagged_below, gate_not_a_card, kept_readings, load_detector,  # noqa: E402
+                             one_reading_per_index)
 from vision.evaluate import check_eval_folder, match_rank_readings, read_rank_labels  # noqa: E402
 from vision.recognise import reading_from_detections  # noqa: E402
 
@@ -49,6 +53,9 @@ PRECISION_GOAL = 0.99   # of the cards read on both sets together, at least this
 # kept when the classifiers are sure; chosen together with (proposal_conf, conf)
 NO_SURE_TIER = (0.0, 1.0)
 SURE_TIERS = (NO_SURE_TIER, *((p, c) for p in (0.1, 0.05, 0.03, 0.02) for c in (0.9, 0.95, 0.97, 0.99)))
+# doubted cards (model.json doubted_proposal_conf, doubted_reject_gate): boxes the detector is sure of,
+# dropped only when a classifier says "not a card" at least this surely; read otherwise, always flagged
+DOUBT_TIERS = (NO_DOUBT, *((p, g) for p in (0.5, 0.6, 0.7) for g in (0.5, 0.75, 0.9)))
 
 
 def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
@@ -62,9 +69,10 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
         for path in paths:
             image = decode_image(path, max_side=detector.photo_decode_side(imgsz))  # as the product decodes
             xyxy, scores = detector.propose_boxes(image.pixels, imgsz, min(PROPOSALS + tuple(p for p, _ in SURE_TIERS if p)))
-            card_ids, probabilities = detector.read_boxes(image.pixels, xyxy)
+            card_ids, probabilities, rejected = detector.read_boxes_before_gate(image.pixels, xyxy)
             photo = {"set": name, "name": path.name, "xyxy": xyxy * image.to_original, "scores": scores,
-                     "card_ids": card_ids, "probabilities": probabilities, "size": image.original_size}
+                     "card_ids": card_ids, "probabilities": probabilities, "rejected": rejected,
+                     "size": image.original_size}
             if rank_labels:
                 photo["ranks"] = rank_labels[path.name]
             else:
@@ -75,14 +83,29 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
 
 
 def read_cards(photo: dict, weight: float, proposal: float, threshold: float, review_below: float,
-               sure: tuple[float, float] = NO_SURE_TIER) -> list[tuple[float, bool]]:
-    """(confidence, right) of each card the setting reads in the photo, kept as ``CardIndexDetector.detect``
-    keeps them (``kept_readings``; ``threshold`` plays model.json's conf). ``sure``: (sure_proposal_conf,
-    sure_classifier), the second way in."""
-    keep, confidence = kept_readings(photo["scores"], photo["probabilities"], weight, proposal, threshold,
+               sure: tuple[float, float] = NO_SURE_TIER, reject_gate: float = 0.0,
+               doubt: tuple[float, float] = NO_DOUBT) -> list[tuple[float, bool]]:
+    """(confidence, right) of each card the setting reads in the photo, gated and kept as
+    ``CardIndexDetector.detect`` gates and keeps them (``gate_not_a_card``, ``kept_readings``; ``threshold``
+    plays model.json's conf). ``sure``: (sure_proposal_conf, sure_classifier), the second way in;
+    ``doubt``: (doubted_proposal_conf, doubted_reject_gate), doubted cards."""
+    probabilities, doubted = gate_not_a_card(photo["probabilities"], photo["rejected"], reject_gate,
+                                             photo["scores"], doubt)
+    keep, confidence = kept_readings(photo["scores"], probabilities, weight, proposal, threshold,
                                      sure=sure, kept_at=threshold, review_below=review_below)
+    confidence[doubted, 0] = np.minimum(confidence[doubted, 0], flagged_below(review_below))
     if not keep.any():
         return []
+    # many settings keep the same readings of a photo: read those into cards once
+    seen = photo.setdefault("read", {})
+    key = (keep.tobytes(), confidence[keep].tobytes())
+    if key not in seen:
+        seen[key] = cards_of(photo, keep, confidence)
+    return seen[key]
+
+
+def cards_of(photo: dict, keep: np.ndarray, confidence: np.ndarray) -> list[tuple[float, bool]]:
+    """(confidence, right) of each card the kept readings make (``reading_from_detections``)."""
     ids = photo["card_ids"][keep]
     detections = one_reading_per_index(
         Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:]))
@@ -99,9 +122,10 @@ def labelled_count(photo: dict) -> int:
 
 
 def describe(setting) -> str:
-    proposal, conf, sure = setting
+    proposal, conf, sure, doubt = setting
     return f"proposal_conf {proposal}, conf {conf}, " + (
-        "no second way in" if sure == NO_SURE_TIER else f"second way in from {sure[0]} at classifier {sure[1]}")
+        "no second way in" if sure == NO_SURE_TIER else f"second way in from {sure[0]} at classifier {sure[1]}") + (
+        ", no doubted cards" if doubt == NO_DOUBT else f", doubted cards from {doubt[0]} below reject {doubt[1]}")
 
 
 def main() -> int:
@@ -115,27 +139,28 @@ def main() -> int:
     start = time.perf_counter()
     photos = read_sets(detector, args.sets.split(","), detector.settings.imgsz)
     print(f"read {len(photos)} photos in {time.perf_counter() - start:.0f} s")
-    # (proposal_conf, conf, second way in); a second way in only from below proposal_conf
-    grid = [(p, t, sure) for p in PROPOSALS for t in THRESHOLDS for sure in SURE_TIERS
+    # (proposal_conf, conf, second way in, doubted cards); a second way in only from below proposal_conf
+    grid = [(p, t, sure, doubt) for p in PROPOSALS for t in THRESHOLDS for sure in SURE_TIERS for doubt in DOUBT_TIERS
             if sure == NO_SURE_TIER or sure[0] < p]
-    review_below = detector.settings.review_below
-    cards = {setting: [read_cards(photo, weight, setting[0], setting[1], review_below, setting[2]) for photo in photos]
+    review_below, reject_gate = detector.settings.review_below, detector.settings.reject_gate
+    cards = {setting: [read_cards(photo, weight, setting[0], setting[1], review_below, setting[2], reject_gate,
+                                  setting[3]) for photo in photos]
              for setting in grid}
     everyone = list(range(len(photos)))
+    rights = {setting: np.array([sum(ok for _, ok in read) for read in cards[setting]]) for setting in grid}
+    wrongs = {setting: np.array([sum(not ok for _, ok in read) for read in cards[setting]]) for setting in grid}
 
     def counts(setting, which):
-        right = sum(ok for i in which for _, ok in cards[setting][i])
-        wrong = sum(not ok for i in which for _, ok in cards[setting][i])
-        return right, wrong
+        return int(rights[setting][which].sum()), int(wrongs[setting][which].sum())
 
     def utility(setting, which):
         """Most right cards among the settings whose precision reaches the goal (else the most precise),
-        then the fewest wrong; ties go to the higher thresholds and to no second way in."""
+        then the fewest wrong; ties go to the higher thresholds, to no second way in and to no doubted cards."""
         right, wrong = counts(setting, which)
         precision = right / max(right + wrong, 1)
-        proposal, conf, sure = setting
+        proposal, conf, sure, doubt = setting
         return (precision >= PRECISION_GOAL, right if precision >= PRECISION_GOAL else precision, -wrong,
-                proposal, conf, sure == NO_SURE_TIER, sure[1], sure[0])
+                proposal, conf, sure == NO_SURE_TIER, sure[1], sure[0], doubt == NO_DOUBT, doubt[0], -doubt[1])
 
     def review_flag(setting, which):
         """The lowest flag under which every wrong card lies (cards exactly at it are not flagged)."""
@@ -144,11 +169,14 @@ def main() -> int:
 
     sets = sorted({p["set"] for p in photos})
     by_set = {s: [i for i in everyone if photos[i]["set"] == s] for s in sets}
-    print(f"{'proposal':>8} {'conf':>5} {'second way in':>13}  " + "  ".join(f"{s + ' right/wrong':>26}" for s in sets))
+    print(f"{'proposal':>8} {'conf':>5} {'second way in':>13} {'doubted':>8}  "
+          + "  ".join(f"{s + ' right/wrong':>26}" for s in sets))
     shown = sorted(grid, key=lambda s: utility(s, everyone), reverse=True)[:12]
     in_model = (detector.settings.proposal_conf, detector.settings.conf,
                 (detector.settings.sure_proposal_conf, detector.settings.sure_classifier)
-                if detector.settings.sure_proposal_conf > 0 else NO_SURE_TIER)
+                if detector.settings.sure_proposal_conf > 0 else NO_SURE_TIER,
+                (detector.settings.doubted_proposal_conf, detector.settings.doubted_reject_gate)
+                if detector.settings.doubted_proposal_conf > 0 else NO_DOUBT)
     for setting in shown + ([in_model] if in_model in cards and in_model not in shown else []):
         row = []
         for s in sets:
@@ -156,12 +184,13 @@ def main() -> int:
             labelled = sum(labelled_count(photos[i]) for i in by_set[s])
             row.append(f"{right:>5}/{labelled:<5} right, {wrong:>4} wrong")
         sure = "-" if setting[2] == NO_SURE_TIER else f"{setting[2][0]}/{setting[2][1]}"
-        print(f"{setting[0]:>8} {setting[1]:>5} {sure:>13}  " + "  ".join(f"{r:>26}" for r in row)
+        doubt = "-" if setting[3] == NO_DOUBT else f"{setting[3][0]}/{setting[3][1]}"
+        print(f"{setting[0]:>8} {setting[1]:>5} {sure:>13} {doubt:>8}  " + "  ".join(f"{r:>26}" for r in row)
               + ("   <- model.json" if setting == in_model else ""))
     chosen = max(grid, key=lambda s: utility(s, everyone))
     flag = review_flag(chosen, everyone)
     result = {"chosen": {"proposal_conf": chosen[0], "conf": chosen[1], "sure_tier": list(chosen[2]),
-                         "review_below": round(flag, 4)}, "sets": {}}
+                         "doubt_tier": list(chosen[3]), "review_below": round(flag, 4)}, "sets": {}}
     print(f"chosen on both sets: {describe(chosen)}; review flag below {flag:.3f}")
     for s in sets:
         right, wrong = counts(chosen, by_set[s])
@@ -181,7 +210,7 @@ def main() -> int:
     # leave one photo out: choose (setting, flag) on the others, read the one left out
     loo = {s: Counter() for s in sets}
     for left_out in everyone:
-        others = [i for i in everyone if i != left_out]
+        others = np.array([i for i in everyone if i != left_out])
         setting = max(grid, key=lambda s: utility(s, others))
         flag = review_flag(setting, others)
         tally = loo[photos[left_out]["set"]]

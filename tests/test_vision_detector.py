@@ -13,7 +13,8 @@ import pytest
 from engine.cards import CARD_CODES
 from vision.detections import Detections
 from vision.detector import (CLASSIFIER_FILE, DEFAULT_MODELS_DIR, DETECTOR_FILE, PASS_MERGE_IOU, CardIndexDetector,
-                             ModelError, _tile_spans, merge_proposals, one_reading_per_index, read_model_settings,
+                             ModelError, _tile_spans, kept_readings, merge_proposals, one_reading_per_index,
+                             read_model_settings,
                              suppress_duplicates)
 from vision.reading import PhotoReading
 from vision.recognise import recognise
@@ -50,6 +51,7 @@ def model_folders(tmp_path_factory):
         "52": build_untrained(root / "52", list(CARD_CODES)),
         "two-stage": build_untrained(root / "two", ["index"], [c.lower() if c[0] in "TJQKA" else c for c in CARD_CODES[::-1]]),
         "not cards": build_untrained(root / "dogs", ["dog", "cat"]),
+        "rejecting": build_untrained(root / "rejecting", ["index"], list(CARD_CODES) + ["none"]),
     }
 
 
@@ -311,6 +313,45 @@ def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_
     assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no second way in"
     (tmp_path / "model.json").write_text(json.dumps({**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0}))
     assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0, "the classifier must be sure"
+
+
+def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the_reading_json(model_folders,
+                                                                                               tmp_path):
+    """model.json doubted_proposal_conf / doubted_reject_gate: a box the detector is sure of is dropped
+    only when a classifier says "not a card" at least doubted_reject_gate surely; read between the two
+    gates, it is held below review_below (also once the reading is written to JSON, where confidences
+    are rounded), and webcam frames never read such cards."""
+    import shutil
+
+    for model_file in model_folders["rejecting"].glob("*.pt"):
+        shutil.copy(model_file, tmp_path / model_file.name)
+    # every crop's "not a card" probability is far above 1e-9: the gate drops every box
+    card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 1e-6, "proposal_conf": 1e-6, "review_below": 0.5,
+            "reject_gate": 1e-9, "detector_weight": 0.0}
+    (tmp_path / "model.json").write_text(json.dumps(card))
+    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0
+    (tmp_path / "model.json").write_text(json.dumps({**card, "doubted_proposal_conf": 1e-6, "doubted_reject_gate": 1.01}))
+    detector = CardIndexDetector(read_model_settings(tmp_path))
+    found = detector.detect(photo())
+    assert len(found) > 0
+    assert (found.confidence < 0.5).all(), found.confidence
+    assert all(round(float(c), 4) < 0.5 for c in found.confidence), "flagged once written as JSON too"
+    assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no doubted cards"
+    (tmp_path / "model.json").write_text(json.dumps({**card, "doubted_proposal_conf": 1.0, "doubted_reject_gate": 1.01}))
+    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0, "only boxes the detector is sure of"
+
+
+def test_a_card_held_for_review_is_still_flagged_after_its_confidence_is_rounded_for_json():
+    """A confidence held a hair below review_below (0.49999…) is written 0.5 in a reading's JSON, and
+    the review page would not flag it: cards held for review stay below it by FLAG_MARGIN."""
+    from vision.detector import FLAG_MARGIN, flagged_below
+
+    scores, probabilities = np.array([0.1]), np.array([[0.999]])
+    keep, confidence = kept_readings(scores, probabilities, 0.0, 0.2, 0.25, sure=(0.05, 0.97), kept_at=0.25,
+                                     review_below=0.5)
+    assert keep.tolist() == [True]
+    assert round(float(confidence[0, 0]), 4) < 0.5
+    assert flagged_below(0.5) == pytest.approx(0.5 - FLAG_MARGIN)
 
 
 def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_red():

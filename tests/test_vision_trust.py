@@ -77,6 +77,23 @@ def test_a_close_up_of_one_spread_reads_every_card():
     assert sorted(c.card for c in reading.cards) == sorted(hand)
 
 
+def test_a_half_hidden_ten_the_detector_is_sure_of_is_shown_for_review_not_dropped():
+    """real-val deal5: the next card hides half of a 10♠'s "10". The detector proposes it at 0.66; the
+    main classifier calls it "not a card" (0.71). A box the detector is that sure of is a doubted card
+    (model.json doubted_proposal_conf, doubted_reject_gate): read all the same and flagged for the user,
+    never silently dropped."""
+    import cv2
+
+    from vision.detector import load_detector, review_threshold
+    from vision.recognise import read_photo
+
+    detector = load_detector()
+    reading = read_photo(cv2.imread(str(REAL / "real-val" / "images" / "deal5.jpg")), detector=detector)
+    ten = [card for card in reading.cards if card.card == "Ts"]
+    assert ten, f"10♠ not read: {sorted(c.card for c in reading.cards)}"
+    assert ten[0].confidence < review_threshold(), "a doubted card is flagged for review"
+
+
 def test_real_clutter_floors():
     from vision.evaluate import evaluate_rank_folder
 

@@ -49,6 +49,8 @@ DEFAULT_PROPOSAL_CONF = 0.1    # two-stage: the detector's own threshold for box
 DEFAULT_DETECTOR_WEIGHT = 1.0  # two-stage: exponent of the detector's confidence in a reading's confidence
 DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
 DEFAULT_REVIEW_BELOW = 0.5   # the review page flags cards read less surely than this (model.json: review_below)
+FLAG_MARGIN = 0.01           # a card held for review reads at most review_below - FLAG_MARGIN (``flagged_below``)
+NO_DOUBT = (0.0, 1.0)        # (doubted_proposal_conf, doubted_reject_gate): no doubted cards
 MAX_DETECTIONS = 300
 RUNNER_UPS = 4              # next-best cards kept per box (vision/cards.py uses them for duplicates)
 TILE_OVERLAP = 0.2         # detect_tiled: neighbouring tiles share this fraction of a tile
@@ -108,6 +110,12 @@ class ModelSettings:
     # Photos only (read at ``imgsz``), never webcam frames. 0: off.
     sure_proposal_conf: float = 0.0
     sure_classifier: float = 1.0
+    # a box the detector proposed at least ``doubted_proposal_conf`` surely is not dropped by the "not a
+    # card" gate unless a classifier rejects it with at least ``doubted_reject_gate``: read between the two
+    # gates, it is a doubted card, kept (when it reaches ``conf``) but held below ``review_below``, so the
+    # user checks it. Photos only (read at ``imgsz``), never webcam frames. 0: off.
+    doubted_proposal_conf: float = 0.0
+    doubted_reject_gate: float = 1.0
 
 
 def models_dir() -> Path:
@@ -157,6 +165,8 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
         classifier_isolate=float(settings.get("classifier_isolate") or 0.0),
         sure_proposal_conf=float(settings.get("sure_proposal_conf") or 0.0),
         sure_classifier=float(settings.get("sure_classifier", 1.0)),
+        doubted_proposal_conf=float(settings.get("doubted_proposal_conf", 0.0)),
+        doubted_reject_gate=float(settings.get("doubted_reject_gate", 1.0)),
     )
 
 
@@ -358,12 +368,17 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            card_ids, probabilities = self._read_crops(*self._crops(pixels, xyxy), rotations)
+            card_ids, probabilities, rejected = self._read_crops(*self._crops(pixels, xyxy), rotations)
+        doubt = (self.settings.doubted_proposal_conf, self.settings.doubted_reject_gate) if photo else NO_DOUBT
+        probabilities, doubted = gate_not_a_card(probabilities, rejected, self.settings.reject_gate, scores, doubt)
         # a card that comes the second way in is kept as surely as model.json's conf keeps a card
         keep, ranked_confidence = kept_readings(
             scores, probabilities, self.settings.detector_weight, proposal_conf, conf,
             sure=(sure_proposal_conf, self.settings.sure_classifier), kept_at=self.settings.conf,
             review_below=self.settings.review_below)
+        # a card the detector is sure of but a classifier doubts is shown, flagged for the user to check
+        ranked_confidence[doubted, 0] = np.minimum(ranked_confidence[doubted, 0],
+                                                   flagged_below(self.settings.review_below))
         return one_reading_per_index(Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                                                 card_ids[keep, 1:], ranked_confidence[keep, 1:]))
 
@@ -455,7 +470,19 @@ class CardIndexDetector:
                              f"(crop_index(..., isolate={self.settings.classifier_isolate}))")
         with self._lock:
             use_all_cores()
-            return self._read_crops(crops, isolated, rotations)
+            card_ids, probabilities, rejected = self._read_crops(crops, isolated, rotations)
+        return card_ids, gate_not_a_card(probabilities, rejected, self.settings.reject_gate)[0]
+
+    def read_boxes_before_gate(self, pixels: np.ndarray, xyxy: np.ndarray,
+                               rotations: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``read_boxes`` before the "not a card" gate: ranked card ids, card probabilities, and each box's
+        "not a card" probability, for ``gate_not_a_card`` to apply any gate to
+        (``benchmarks/confidence_rule.py`` chooses the doubted-card gate this way)."""
+        if self._classifier is None:
+            raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
+        with self._lock:
+            use_all_cores()
+            return self._read_crops(*self._crops(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)), rotations)
 
     @property
     def classifier_imgsz(self) -> int:
@@ -471,9 +498,11 @@ class CardIndexDetector:
         return crops, [crop_index(pixels, tuple(box), size=self._classifier_imgsz, isolate=isolate) for box in xyxy]
 
     def _read_crops(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None,
-                    rotations: int | None) -> tuple[np.ndarray, np.ndarray]:
+                    rotations: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each crop's ranked card ids and card probabilities (before the "not a card" gate), and the
+        probability the surest-rejecting classifier gives "not a card" (``gate_not_a_card`` applies it)."""
         if len(crops) == 0:
-            return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS))
+            return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS)), np.zeros(0)
         rotations = rotations or self.settings.classifier_rotations
         probabilities = classify_crops(self._classifier, isolated if isolated is not None else crops,
                                        self.settings.classifier_channels, rotations)
@@ -489,14 +518,12 @@ class CardIndexDetector:
                 rejected = np.maximum(rejected, not_a_card_probability(partner, partner_ids))
             cards = combine_card_readings(cards, to_card, readings, self.settings.classifier_mix)
         if self.settings.reject_gate > 0:
-            # a crop the classifier calls "not a card" this surely is none: text, a court picture, cloth
-            cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12) \
-                * (rejected < self.settings.reject_gate)[:, None]
+            cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
         elif self._partners:
             cards = cards * (1.0 - rejected)[:, None]
         # (no gate, one classifier: a card's probability is already what the crop is not rejected by)
         ranked = np.argsort(-cards, axis=1)[:, :1 + RUNNER_UPS]
-        return to_card[ranked], np.take_along_axis(cards, ranked, axis=1)
+        return to_card[ranked], np.take_along_axis(cards, ranked, axis=1), rejected
 
     @property
     def rejects(self) -> bool:
@@ -547,9 +574,47 @@ def kept_readings(scores: np.ndarray, probabilities: np.ndarray, detector_weight
     sure_proposal_conf, sure_classifier = sure
     if sure_proposal_conf > 0:
         extra = ~keep & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= sure_classifier)
-        confidence[extra, 0] = np.minimum(np.maximum(confidence[extra, 0], kept_at), np.nextafter(review_below, 0.0))
+        confidence[extra, 0] = np.minimum(np.maximum(confidence[extra, 0], kept_at), flagged_below(review_below))
         keep |= extra & (confidence[:, 0] >= conf)
     return keep, confidence
+
+
+def flagged_below(review_below: float) -> float:
+    """The highest confidence a card held for review may have: below ``review_below`` by a margin that
+    survives a reading's JSON (confidences are written to 4 decimals, so a hair below 0.5 would be
+    written 0.5 and the review page would not flag it) and the page's "49% sure".
+
+    >>> flagged_below(0.5), round(flagged_below(0.5), 4) < 0.5
+    (0.49, True)
+    """
+    return round(review_below - FLAG_MARGIN, 6)
+
+
+def gate_not_a_card(probabilities: np.ndarray, rejected: np.ndarray, reject_gate: float,
+                    scores: np.ndarray | None = None,
+                    doubt: tuple[float, float] = (0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+    """The "not a card" gate: card probabilities zeroed where a classifier says "not a card" with at
+    least ``reject_gate`` (0: no gate), and which boxes are doubted cards.
+
+    ``doubt`` = (doubted_proposal_conf, doubted_reject_gate): a box the detector proposed from
+    doubted_proposal_conf (``scores``; 0: off) is dropped only from doubted_reject_gate. Rejected between
+    the two gates, it is a doubted card: read all the same, and held for review by ``detect``.
+
+    >>> p, rejected, scores = np.array([[0.8], [0.8], [0.8]]), np.array([0.1, 0.5, 0.5]), np.array([0.9, 0.9, 0.3])
+    >>> gated, doubted = gate_not_a_card(p, rejected, 0.15, scores, (0.6, 0.75))
+    >>> gated[:, 0].tolist(), doubted.tolist()
+    ([0.8, 0.8, 0.0], [False, True, False])
+    """
+    doubted = np.zeros(len(probabilities), dtype=bool)
+    if reject_gate <= 0:
+        return probabilities, doubted
+    gate = np.full(len(probabilities), reject_gate)
+    doubted_proposal_conf, doubted_reject_gate = doubt
+    if doubted_proposal_conf > 0 and scores is not None and doubted_reject_gate > reject_gate:
+        sure_box = scores >= doubted_proposal_conf
+        gate[sure_box] = doubted_reject_gate
+        doubted = sure_box & (rejected >= reject_gate) & (rejected < doubted_reject_gate)
+    return probabilities * (rejected < gate)[:, None], doubted
 
 
 def not_a_card_probability(probabilities: np.ndarray, card_ids: np.ndarray) -> np.ndarray:

@@ -75,8 +75,9 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         missed_cards.update(labelled - read)
         extra_cards.update(read - labelled)
         if two_stage and len(labels):
-            card_ids, _ = detector.read_boxes(image.pixels, labels.xyxy / image.to_original)
-            crops_right += int((card_ids[:, 0] == labels.class_id).sum())
+            card_ids, probabilities = detector.read_boxes(image.pixels, labels.xyxy / image.to_original)
+            # a crop the classifiers call "not a card" (probability 0 after the gate) is not read right
+            crops_right += int(((card_ids[:, 0] == labels.class_id) & (probabilities[:, 0] > 0)).sum())
         found, photo_confusions = _agnostic_matches(kept, labels)
         confusions.update(photo_confusions)
         agnostic_found += found
