@@ -21,23 +21,29 @@ def free_port() -> int:
 
 
 class Server:
-    """`ginscore serve` in a subprocess on a free loopback port."""
+    """`ginscore serve` in a subprocess on a free loopback port.
+
+    Its output goes to a log file beside the database, never to a pipe: nobody reads a pipe while the
+    tests run, and a server whose output outgrew the pipe's buffer would block on its next write and
+    stop answering. A failing test can show the log (``output``)."""
 
     def __init__(self, db: Path, *extra: str) -> None:
         self.db = db
         self.extra = extra
         self.port = free_port()
         self.process: subprocess.Popen | None = None
+        self.log_path = Path(db).with_name(Path(db).name + f".{self.port}.log")
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from web.cli import main; sys.exit(main())", "serve",
-             "--db", str(self.db), "--port", str(self.port), *self.extra],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "import sys; from web.cli import main; sys.exit(main())", "serve",
+                 "--db", str(self.db), "--port", str(self.port), *self.extra],
+                cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -45,19 +51,23 @@ class Server:
                 return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError("ginscore serve exited: " + self.process.stdout.read())
+                    raise RuntimeError("ginscore serve exited: " + self.output())
                 time.sleep(0.1)
         raise RuntimeError("ginscore serve did not answer in 60 s")
 
+    def output(self) -> str:
+        """Everything the server has written so far (stdout and stderr)."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
     def stop(self) -> str:
         self.process.terminate()
-        output, _ = self.process.communicate(timeout=20)
-        return output
+        self.process.wait(timeout=20)
+        return self.output()
 
     def kill(self) -> None:
         """kill -9: no chance to clean up."""
         self.process.kill()
-        self.process.communicate(timeout=20)
+        self.process.wait(timeout=20)
 
 
 class ThreadServer:
