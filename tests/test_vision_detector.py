@@ -55,6 +55,16 @@ def model_folders(tmp_path_factory):
     }
 
 
+def detector_with(models, folder, card: dict) -> CardIndexDetector:
+    """A detector of the test models in ``models`` (copied into ``folder``) with this model.json."""
+    import shutil
+
+    for model_file in models.glob("*.pt"):
+        shutil.copy(model_file, folder / model_file.name)
+    (folder / "model.json").write_text(json.dumps(card))
+    return CardIndexDetector(read_model_settings(folder))
+
+
 def photo(seed=0):
     rng = np.random.default_rng(seed)
     return rng.integers(0, 255, (600, 800, 3), dtype=np.uint8)
@@ -297,22 +307,16 @@ def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_
     """model.json sure_proposal_conf / sure_classifier: a box under proposal_conf is kept when the
     classifiers are sure of it, with a confidence from conf up to (never at) review_below, so the
     review page always asks about it; webcam frames (read below the photo size) never use it."""
-    import shutil
-
-    for model_file in model_folders["two-stage"].glob("*.pt"):
-        shutil.copy(model_file, tmp_path / model_file.name)
     # an untrained detector's boxes all score far below 0.99: none comes in the usual way
     card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 0.25, "proposal_conf": 0.99, "review_below": 0.5}
-    (tmp_path / "model.json").write_text(json.dumps(card))
-    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0
-    (tmp_path / "model.json").write_text(json.dumps({**card, "sure_proposal_conf": 1e-6, "sure_classifier": 0.0}))
-    detector = CardIndexDetector(read_model_settings(tmp_path))
+    assert len(detector_with(model_folders["two-stage"], tmp_path, card).detect(photo())) == 0
+    detector = detector_with(model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 0.0})
     found = detector.detect(photo())
     assert len(found) > 0
     assert ((found.confidence >= 0.25) & (found.confidence < 0.5)).all(), found.confidence
     assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no second way in"
-    (tmp_path / "model.json").write_text(json.dumps({**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0}))
-    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0, "the classifier must be sure"
+    detector = detector_with(model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0})
+    assert len(detector.detect(photo())) == 0, "the classifier must be sure"
 
 
 def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the_reading_json(model_folders,
@@ -321,24 +325,20 @@ def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the
     only when a classifier says "not a card" at least doubted_reject_gate surely; read between the two
     gates, it is held below review_below (also once the reading is written to JSON, where confidences
     are rounded), and webcam frames never read such cards."""
-    import shutil
-
-    for model_file in model_folders["rejecting"].glob("*.pt"):
-        shutil.copy(model_file, tmp_path / model_file.name)
     # every crop's "not a card" probability is far above 1e-9: the gate drops every box
     card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 1e-6, "proposal_conf": 1e-6, "review_below": 0.5,
             "reject_gate": 1e-9, "detector_weight": 0.0}
-    (tmp_path / "model.json").write_text(json.dumps(card))
-    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0
-    (tmp_path / "model.json").write_text(json.dumps({**card, "doubted_proposal_conf": 1e-6, "doubted_reject_gate": 1.01}))
-    detector = CardIndexDetector(read_model_settings(tmp_path))
+    assert len(detector_with(model_folders["rejecting"], tmp_path, card).detect(photo())) == 0
+    detector = detector_with(model_folders["rejecting"], tmp_path,
+                             {**card, "doubted_proposal_conf": 1e-6, "doubted_reject_gate": 1.01})
     found = detector.detect(photo())
     assert len(found) > 0
     assert (found.confidence < 0.5).all(), found.confidence
     assert all(round(float(c), 4) < 0.5 for c in found.confidence), "flagged once written as JSON too"
     assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no doubted cards"
-    (tmp_path / "model.json").write_text(json.dumps({**card, "doubted_proposal_conf": 1.0, "doubted_reject_gate": 1.01}))
-    assert len(CardIndexDetector(read_model_settings(tmp_path)).detect(photo())) == 0, "only boxes the detector is sure of"
+    detector = detector_with(model_folders["rejecting"], tmp_path,
+                             {**card, "doubted_proposal_conf": 1.0, "doubted_reject_gate": 1.01})
+    assert len(detector.detect(photo())) == 0, "only boxes the detector is sure of"
 
 
 def test_a_card_held_for_review_is_still_flagged_after_its_confidence_is_rounded_for_json():
