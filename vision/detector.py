@@ -592,7 +592,7 @@ def flagged_below(review_below: float) -> float:
 
 def gate_not_a_card(probabilities: np.ndarray, rejected: np.ndarray, reject_gate: float,
                     scores: np.ndarray | None = None,
-                    doubt: tuple[float, float] = (0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+                    doubt: tuple[float, float] = NO_DOUBT) -> tuple[np.ndarray, np.ndarray]:
     """The "not a card" gate: card probabilities zeroed where a classifier says "not a card" with at
     least ``reject_gate`` (0: no gate), and which boxes are doubted cards.
 
