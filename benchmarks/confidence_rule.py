@@ -40,7 +40,7 @@ sys.path.insert(0, str(REPO))
 
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import Detections, canonical_code, read_yolo_labels  # noqa: E402
-from vision.detector import (NO_DOUBT, flagged_below, gate_not_a_card, kept_readings, load_detector,  # noqa: E402
+from vision.detector import (NO_DOUBT, gate_not_a_card, kept_readings, load_detector,  # noqa: E402
                              one_reading_per_index)
 from vision.evaluate import check_eval_folder, match_rank_readings, read_rank_labels  # noqa: E402
 from vision.recognise import reading_from_detections  # noqa: E402
@@ -92,8 +92,7 @@ def read_cards(photo: dict, weight: float, proposal: float, threshold: float, re
     probabilities, doubted = gate_not_a_card(photo["probabilities"], photo["rejected"], reject_gate,
                                              photo["scores"], doubt)
     keep, confidence = kept_readings(photo["scores"], probabilities, weight, proposal, threshold,
-                                     sure=sure, kept_at=threshold, review_below=review_below)
-    confidence[doubted, 0] = np.minimum(confidence[doubted, 0], flagged_below(review_below))
+                                     sure=sure, kept_at=threshold, review_below=review_below, doubted=doubted)
     if not keep.any():
         return []
     # many settings keep the same readings of a photo: read those into cards once

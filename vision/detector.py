@@ -375,10 +375,7 @@ class CardIndexDetector:
         keep, ranked_confidence = kept_readings(
             scores, probabilities, self.settings.detector_weight, proposal_conf, conf,
             sure=(sure_proposal_conf, self.settings.sure_classifier), kept_at=self.settings.conf,
-            review_below=self.settings.review_below)
-        # a card the detector is sure of but a classifier doubts is shown, flagged for the user to check
-        ranked_confidence[doubted, 0] = np.minimum(ranked_confidence[doubted, 0],
-                                                   flagged_below(self.settings.review_below))
+            review_below=self.settings.review_below, doubted=doubted)
         return one_reading_per_index(Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
                                                 card_ids[keep, 1:], ranked_confidence[keep, 1:]))
 
@@ -455,22 +452,14 @@ class CardIndexDetector:
         """The classifier's reading of given index boxes (two-stage models only): for each box, the
         ``1 + RUNNER_UPS`` likeliest card ids (``CARD_CODES`` indices), best first, and their
         probabilities. ``ginscore eval`` uses it on the labelled boxes to measure the classifier alone."""
-        return self.read_crops(*self._crops(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)),
-                               rotations=rotations)
+        return self.read_crops(*self._crops(pixels, xyxy), rotations=rotations)
 
     def read_crops(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None = None,
                    rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``read_boxes`` for crops already cut (``vision.crops.crop_index`` at ``classifier_imgsz``):
         ``benchmarks/crop_reading.py`` compares ways of cutting them. ``isolated``: the same crops cut
         with ``isolate=settings.classifier_isolate``, for the main classifier when that is set."""
-        if self._classifier is None:
-            raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
-        if self.settings.classifier_isolate > 0 and isolated is None:
-            raise ValueError("this classifier reads isolated crops: pass them as isolated= "
-                             f"(crop_index(..., isolate={self.settings.classifier_isolate}))")
-        with self._lock:
-            use_all_cores()
-            card_ids, probabilities, rejected = self._read_crops(crops, isolated, rotations)
+        card_ids, probabilities, rejected = self.read_crops_before_gate(crops, isolated, rotations)
         return card_ids, gate_not_a_card(probabilities, rejected, self.settings.reject_gate)[0]
 
     def read_boxes_before_gate(self, pixels: np.ndarray, xyxy: np.ndarray,
@@ -478,11 +467,19 @@ class CardIndexDetector:
         """``read_boxes`` before the "not a card" gate: ranked card ids, card probabilities, and each box's
         "not a card" probability, for ``gate_not_a_card`` to apply any gate to
         (``benchmarks/confidence_rule.py`` chooses the doubted-card gate this way)."""
+        return self.read_crops_before_gate(*self._crops(pixels, xyxy), rotations=rotations)
+
+    def read_crops_before_gate(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None = None,
+                               rotations: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``read_crops`` before the "not a card" gate (``read_boxes_before_gate``)."""
         if self._classifier is None:
             raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
+        if self.settings.classifier_isolate > 0 and isolated is None:
+            raise ValueError("this classifier reads isolated crops: pass them as isolated= "
+                             f"(crop_index(..., isolate={self.settings.classifier_isolate}))")
         with self._lock:
             use_all_cores()
-            return self._read_crops(*self._crops(pixels, np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)), rotations)
+            return self._read_crops(crops, isolated, rotations)
 
     @property
     def classifier_imgsz(self) -> int:
@@ -491,6 +488,7 @@ class CardIndexDetector:
 
     def _crops(self, pixels: np.ndarray, xyxy: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
         """The crops every classifier reads, and the isolated ones the main classifier reads (or None)."""
+        xyxy = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
         crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
         isolate = self.settings.classifier_isolate
         if isolate <= 0:
@@ -554,7 +552,8 @@ class CardIndexDetector:
 
 def kept_readings(scores: np.ndarray, probabilities: np.ndarray, detector_weight: float, proposal_conf: float,
                   conf: float, sure: tuple[float, float] = (0.0, 1.0), kept_at: float = 0.0,
-                  review_below: float = DEFAULT_REVIEW_BELOW) -> tuple[np.ndarray, np.ndarray]:
+                  review_below: float = DEFAULT_REVIEW_BELOW,
+                  doubted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Which proposals are read as cards, and their ranked confidences (N, 1 + RUNNER_UPS): detector
     ``scores`` ** ``detector_weight`` x the classifiers' ranked ``probabilities``.
 
@@ -562,7 +561,8 @@ def kept_readings(scores: np.ndarray, probabilities: np.ndarray, detector_weight
     or by the second way in, ``sure`` = (sure_proposal_conf, sure_classifier): proposed from
     sure_proposal_conf (0: off) and read as one card with probability at least sure_classifier. Such a
     card's confidence is raised to ``kept_at`` and held below ``review_below``, so it is always flagged.
-    ``CardIndexDetector.detect`` and ``benchmarks/confidence_rule.py`` both keep cards by this rule.
+    ``doubted`` (``gate_not_a_card``): boxes read although a classifier doubts them, held below
+    ``review_below`` too. ``CardIndexDetector.detect`` and ``benchmarks/confidence_rule.py`` both keep cards by this rule.
 
     >>> scores, probabilities = np.array([0.9, 0.1, 0.1]), np.array([[0.9], [0.99], [0.5]])
     >>> keep, confidence = kept_readings(scores, probabilities, 0.5, 0.2, 0.25, sure=(0.05, 0.97), kept_at=0.25)
@@ -576,6 +576,9 @@ def kept_readings(scores: np.ndarray, probabilities: np.ndarray, detector_weight
         extra = ~keep & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= sure_classifier)
         confidence[extra, 0] = np.minimum(np.maximum(confidence[extra, 0], kept_at), flagged_below(review_below))
         keep |= extra & (confidence[:, 0] >= conf)
+    if doubted is not None:
+        # a card the detector is sure of but a classifier doubts is shown, flagged for the user to check
+        confidence[doubted, 0] = np.minimum(confidence[doubted, 0], flagged_below(review_below))
     return keep, confidence
 
 
