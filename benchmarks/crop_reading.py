@@ -10,6 +10,7 @@ reject gate turned away as not a card).
 
 Session 5 used it to choose ``vision.crops.balance_white`` (models/MODEL_CARD.md).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,7 +28,7 @@ from vision.crops import CROP_PADDING, crop_index  # noqa: E402
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import canonical_code, read_yolo_labels  # noqa: E402
 from vision.detector import load_detector  # noqa: E402
-from vision.evaluate import check_eval_folder, zoom_variants  # noqa: E402
+from vision.evaluation.evaluate import check_eval_folder, zoom_variants  # noqa: E402
 
 REAL_VAL = REPO / "datasets" / "real" / "real-val"
 
@@ -39,7 +40,9 @@ def labelled_boxes(detector) -> dict[str, list[tuple[np.ndarray, np.ndarray, lis
     for path in check_eval_folder(REAL_VAL):
         full = decode_image(path)
         labels = read_yolo_labels(REAL_VAL / "labels" / f"{path.stem}.txt", codes, full.original_size)
-        photo = decode_image(path, max_side=detector.photo_decode_side(detector.settings.imgsz))  # as the product
+        photo = decode_image(
+            path, max_side=detector.photo_decode_side(detector.settings.detector.imgsz)
+        )  # as the product
         scale = photo.pixels.shape[1] / full.original_size[0]
         variants["original"].append((photo.pixels, labels.xyxy * scale, list(labels.codes), path.stem))
         for zoom in (2, 3):
@@ -51,13 +54,22 @@ def labelled_boxes(detector) -> dict[str, list[tuple[np.ndarray, np.ndarray, lis
 
 def read(detector, pixels: np.ndarray, xyxy: np.ndarray, balance: bool, padding: float) -> list[str]:
     """The card each box reads as: the product's classifiers on crops cut as asked."""
-    crops = [crop_index(pixels, tuple(box), padding=padding, size=detector.classifier_imgsz, balance=balance)
-             for box in xyxy]
-    isolate = detector.settings.classifier_isolate
-    isolated = [crop_index(pixels, tuple(box), padding=padding, size=detector.classifier_imgsz, balance=balance,
-                           isolate=isolate) for box in xyxy] if isolate > 0 else None
+    crops = [
+        crop_index(pixels, tuple(box), padding=padding, size=detector.classifier_imgsz, balance=balance) for box in xyxy
+    ]
+    isolate = detector.settings.classifiers.isolate
+    isolated = (
+        [
+            crop_index(
+                pixels, tuple(box), padding=padding, size=detector.classifier_imgsz, balance=balance, isolate=isolate
+            )
+            for box in xyxy
+        ]
+        if isolate > 0
+        else None
+    )
     card_ids, probabilities = detector.read_crops(crops, isolated)
-    return [CARD_CODES[int(i)] if p > 0 else "none" for i, p in zip(card_ids[:, 0], probabilities[:, 0])]
+    return [CARD_CODES[int(i)] if p > 0 else "none" for i, p in zip(card_ids[:, 0], probabilities[:, 0], strict=True)]
 
 
 def main() -> int:
@@ -73,7 +85,7 @@ def main() -> int:
         for name, images in variants.items():
             right, total, wrong = 0, 0, []
             for pixels, xyxy, codes, stem in images:
-                for code, read_as in zip(codes, read(detector, pixels, xyxy, balance, args.padding)):
+                for code, read_as in zip(codes, read(detector, pixels, xyxy, balance, args.padding), strict=True):
                     total += 1
                     right += read_as == code
                     if read_as != code:

@@ -12,10 +12,10 @@ prints per folder: cards right, wrong (and how many of those are flagged for rev
 exactly, and right cards flagged. The real sets are measured by ``ginscore eval`` and
 ``benchmarks/confidence_rule.py``; this is the check on scenes the thresholds were not chosen on.
 """
+
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -31,8 +31,11 @@ def label_codes(folder: Path) -> list[str]:
     import yaml
 
     names = yaml.safe_load((folder / "data.yaml").read_text())["names"]
-    return [canonical_code(names[i]) for i in sorted(names)] if isinstance(names, dict) else \
-        [canonical_code(name) for name in names]
+    return (
+        [canonical_code(names[i]) for i in sorted(names)]
+        if isinstance(names, dict)
+        else [canonical_code(name) for name in names]
+    )
 
 
 def main() -> int:
@@ -47,12 +50,13 @@ def main() -> int:
     if with_doubt.doubted_proposal_conf <= 0:
         print("model.json sets no doubted cards (doubted_proposal_conf); nothing to compare", file=sys.stderr)
         return 2
-    settings = {"without": dataclasses.replace(with_doubt, doubted_proposal_conf=0.0), "with": with_doubt}
+    settings = {"without": with_doubt.replace(decision={"doubted_proposal_conf": 0.0}), "with": with_doubt}
     review_below = with_doubt.review_below
     for folder in args.folders:
         codes = label_codes(folder)
-        totals = {name: {"right": 0, "wrong": 0, "wrong_flagged": 0, "exact": 0, "right_flagged": 0}
-                  for name in settings}
+        totals = {
+            name: {"right": 0, "wrong": 0, "wrong_flagged": 0, "exact": 0, "right_flagged": 0} for name in settings
+        }
         labelled = scenes = 0
         for image_path in sorted(folder.glob("images/*/*.jpg")):
             image = cv2.imread(str(image_path))
@@ -73,9 +77,12 @@ def main() -> int:
                 tally["exact"] += read == wanted
         detector.settings = with_doubt
         for name, tally in totals.items():
-            print(f"{folder.name}: {scenes} scenes, {labelled} cards; {name} doubted cards: right {tally['right']}, "
-                  f"wrong {tally['wrong']} (flagged {tally['wrong_flagged']}), exact {tally['exact']}, "
-                  f"right cards flagged {tally['right_flagged']}", flush=True)
+            print(
+                f"{folder.name}: {scenes} scenes, {labelled} cards; {name} doubted cards: right {tally['right']}, "
+                f"wrong {tally['wrong']} (flagged {tally['wrong_flagged']}), exact {tally['exact']}, "
+                f"right cards flagged {tally['right_flagged']}",
+                flush=True,
+            )
     return 0
 
 

@@ -8,6 +8,7 @@ over all 11 discards). OpenSpiel: ``GinRummyUtils.min_deadwood`` through its Pyt
 11 cards that is its shortcut, wrong on a few percent of meld-dense hands; the count of wrong
 answers is printed too). Best of ``--repeat`` timings.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,11 +55,11 @@ def main() -> int:
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
     to_openspiel = [utils.card_int(code) for code in CARD_CODES]
     rng = random.Random(args.seed)
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-          f"{args.hands} hands per row, best of {args.repeat}")
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {args.hands} hands per row, best of {args.repeat}"
+    )
     print()
-    print("| hands | cards | ginscore hands/s | OpenSpiel hands/s | ginscore / OpenSpiel "
-          "| OpenSpiel wrong |")
+    print("| hands | cards | ginscore hands/s | OpenSpiel hands/s | ginscore / OpenSpiel | OpenSpiel wrong |")
     print("|---|---|---|---|---|---|")
     for size in (10, 11):
         for kind, make in (("random", random_hand), ("meld-dense", meld_dense_hand)):
@@ -66,9 +67,11 @@ def main() -> int:
             theirs = [[to_openspiel[c] for c in hand] for hand in hands]
             ours_fn = min_deadwood if size == 10 else min_deadwood_after_discard
             ours, openspiel = best_rates(ours_fn, hands, utils.min_deadwood, theirs, args.repeat)
-            wrong = sum(ours_fn(h) != utils.min_deadwood(t) for h, t in zip(hands, theirs))
-            print(f"| {kind} | {size} | {ours:,.0f} | {openspiel:,.0f} | {ours / openspiel:.2f} "
-                  f"| {wrong / len(hands):.1%} |")
+            wrong = sum(ours_fn(h) != utils.min_deadwood(t) for h, t in zip(hands, theirs, strict=True))
+            print(
+                f"| {kind} | {size} | {ours:,.0f} | {openspiel:,.0f} | {ours / openspiel:.2f} "
+                f"| {wrong / len(hands):.1%} |"
+            )
     print()
     print(score_hand_timing(rng, max(1, args.hands // 20)))
     return 0
@@ -77,6 +80,7 @@ def main() -> int:
 def score_hand_timing(rng: random.Random, deals: int) -> str:
     """Average and worst time of the full knocker/defender search on meld-dense deals."""
     from engine import ALL_CARDS, score_hand
+
     times = []
     while len(times) < deals:
         knocker = meld_dense_hand(rng, rng.choice((10, 11)))
@@ -89,8 +93,10 @@ def score_hand_timing(rng: random.Random, deals: int) -> str:
         except ValueError:  # over the knock limit: not a knock
             continue
         times.append(time.perf_counter() - start)
-    return (f"score_hand on {deals} meld-dense knocks (defender from nearby ranks): "
-            f"{1000 * sum(times) / len(times):.2f} ms average, {1000 * max(times):.1f} ms worst")
+    return (
+        f"score_hand on {deals} meld-dense knocks (defender from nearby ranks): "
+        f"{1000 * sum(times) / len(times):.2f} ms average, {1000 * max(times):.1f} ms worst"
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ per second. The photo is a real-val deal (datasets/real/real-val) pasted on a 40
 table, saved as a JPEG like a phone's; without real-val a plain table photo is used. Goals on the
 2-core CI machine: <= 0.5 s per photo, >= 8 webcam frames/s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,11 @@ def phone_photo_bytes(size=(4032, 3024)) -> bytes:
 def webcam_frame() -> np.ndarray:
     """A 640 x 480 BGR frame of the same deal."""
     deal = REAL_VAL / "images" / "deal5.jpg"
-    image = Image.open(deal).convert("RGB").resize((640, 640)).crop((0, 80, 640, 560)) if deal.exists() \
+    image = (
+        Image.open(deal).convert("RGB").resize((640, 640)).crop((0, 80, 640, 560))
+        if deal.exists()
         else Image.new("RGB", (640, 480), (34, 96, 58))
+    )
     return np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
 
 
@@ -67,16 +71,21 @@ def main() -> int:
     detector = load_detector(args.models)
     if args.threads:
         import torch
+
         os.environ["OMP_NUM_THREADS"] = str(args.threads)
         torch.set_num_threads(args.threads)
         import vision.detector as detector_module
+
         detector_module.use_all_cores = lambda: None  # keep the requested thread count
-    imgsz = args.imgsz or detector.settings.imgsz
-    webcam_imgsz = args.webcam_imgsz or detector.settings.webcam_imgsz
+    imgsz = args.imgsz or detector.settings.detector.imgsz
+    webcam_imgsz = args.webcam_imgsz or detector.settings.detector.webcam_imgsz
     import torch
-    print(f"model: {detector.settings.detector.name} ({detector.layout}); photo imgsz {imgsz}, webcam imgsz "
-          f"{webcam_imgsz}; torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
-          f"load average {os.getloadavg()[0]:.1f}")
+
+    print(
+        f"model: {detector.settings.detector.weights.name} ({detector.layout}); photo imgsz {imgsz}, webcam imgsz "
+        f"{webcam_imgsz}; torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
 
     from engine import Rules, score_hand
 
@@ -97,10 +106,12 @@ def main() -> int:
         score_hand(knocker, defender, Rules.preset("standard"))
         t4 = time.perf_counter()
         if run:
-            for name, seconds in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0)):
+            for name, seconds in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0), strict=True):
                 stages[name].append(seconds)
-    print(f"12 MP photo (4032 x 3024 JPEG, {len(data) / 1e6:.1f} MB), {len(merged.cards)} cards read, "
-          f"median of {args.photos}:")
+    print(
+        f"12 MP photo (4032 x 3024 JPEG, {len(data) / 1e6:.1f} MB), {len(merged.cards)} cards read, "
+        f"median of {args.photos}:"
+    )
     for name, values in stages.items():
         print(f"  {name:<12} {statistics.median(values):.3f} s")
 
@@ -110,11 +121,15 @@ def main() -> int:
     start = time.perf_counter()
     for _ in range(args.frames):
         image = decode_image(frame, max_side=webcam_imgsz)
-        detections = detector.detect(image.pixels, imgsz=webcam_imgsz, rotations=1).scaled(image.to_original)  # as read_frame
+        detections = detector.detect(image.pixels, imgsz=webcam_imgsz, rotations=1).scaled(
+            image.to_original
+        )  # as read_frame
         split_hands(merge_corners(detections).cards)
     elapsed = time.perf_counter() - start
-    print(f"webcam 640 x 480: {args.frames / elapsed:.1f} frames/s ({elapsed / args.frames * 1000:.0f} ms/frame, "
-          f"{len(detections)} boxes in the last frame)")
+    print(
+        f"webcam 640 x 480: {args.frames / elapsed:.1f} frames/s ({elapsed / args.frames * 1000:.0f} ms/frame, "
+        f"{len(detections)} boxes in the last frame)"
+    )
     return 0
 
 

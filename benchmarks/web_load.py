@@ -9,10 +9,10 @@ the sheet is consistent: as many hands as writes that succeeded, totals equal to
 
 Model calls are serialised (one model per process), so upload latency grows with the queue.
 """
+
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import statistics
 import sys
@@ -50,8 +50,14 @@ def request(url: str, body: bytes | None = None, content_type: str | None = None
 
 def multipart(field: str, filename: str, data: bytes) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n"
-            f"Content-Type: image/jpeg\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+            f"Content-Type: image/jpeg\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     return body, f"multipart/form-data; boundary={boundary}"
 
 
@@ -59,9 +65,14 @@ def percentiles(values: list[float]) -> str:
     if not values:
         return "none"
     ordered = sorted(values)
-    pick = lambda q: ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-    return (f"p50 {pick(.5) * 1000:.0f} ms, p90 {pick(.9) * 1000:.0f} ms, p99 {pick(.99) * 1000:.0f} ms, "
-            f"max {ordered[-1] * 1000:.0f} ms, mean {statistics.fmean(ordered) * 1000:.0f} ms")
+
+    def pick(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+    return (
+        f"p50 {pick(0.5) * 1000:.0f} ms, p90 {pick(0.9) * 1000:.0f} ms, p99 {pick(0.99) * 1000:.0f} ms, "
+        f"max {ordered[-1] * 1000:.0f} ms, mean {statistics.fmean(ordered) * 1000:.0f} ms"
+    )
 
 
 def report(name: str, results: list[tuple[int, dict, float]]) -> None:
@@ -85,13 +96,15 @@ def main() -> int:
     from werkzeug.serving import make_server
 
     from web import create_app
+
     folder = tempfile.mkdtemp(prefix="ginscore-load-")
     app = create_app({"DATABASE": str(Path(folder) / "load.sqlite"), "SECRET_KEY": "load"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
-    status, game, _ = request(base + "/api/games", json.dumps({"players": ["Ann", "Bob"], "target": 10000})
-                              .encode(), "application/json")
+    status, game, _ = request(
+        base + "/api/games", json.dumps({"players": ["Ann", "Bob"], "target": 10000}).encode(), "application/json"
+    )
     assert status == 201, game
     game_id = game["id"]
 
@@ -99,26 +112,33 @@ def main() -> int:
     body, content_type = multipart("photo", args.photo.name, photo)
     with ThreadPoolExecutor(args.uploads) as pool:
         started = time.perf_counter()
-        uploads = list(pool.map(lambda _: request(f"{base}/api/games/{game_id}/photo", body, content_type),
-                                range(args.uploads)))
+        uploads = list(
+            pool.map(lambda _: request(f"{base}/api/games/{game_id}/photo", body, content_type), range(args.uploads))
+        )
         wall = time.perf_counter() - started
     report(f"{args.uploads} concurrent uploads of {args.photo.name} ({len(photo) // 1024} kB)", uploads)
     print(f"  wall {wall:.1f} s for all")
 
     hand = json.dumps({"knocker": 0, "deadwood": [4, 30]}).encode()
     with ThreadPoolExecutor(args.uploads) as pool:
-        writes = list(pool.map(lambda _: request(f"{base}/api/games/{game_id}/hands", hand, "application/json"),
-                               range(args.uploads)))
+        writes = list(
+            pool.map(
+                lambda _: request(f"{base}/api/games/{game_id}/hands", hand, "application/json"), range(args.uploads)
+            )
+        )
     report(f"{args.uploads} concurrent hand writes", writes)
 
     _, sheet, _ = request(f"{base}/api/games/{game_id}")
     succeeded = [data for status, data, _ in writes if status == 201]
     hands_ok = len(sheet["hands"]) == len(succeeded)
     positions_ok = [h["position"] for h in sheet["hands"]] == list(range(1, len(sheet["hands"]) + 1))
-    totals_ok = sheet["totals"] == [sum(h["points"] for h in sheet["hands"] if h["winner"] == name)
-                                    for name in sheet["players"]]
-    print(f"sheet: {len(sheet['hands'])} hands for {len(succeeded)} successful writes, totals {sheet['totals']}; "
-          f"consistent: {hands_ok and positions_ok and totals_ok}")
+    totals_ok = sheet["totals"] == [
+        sum(h["points"] for h in sheet["hands"] if h["winner"] == name) for name in sheet["players"]
+    ]
+    print(
+        f"sheet: {len(sheet['hands'])} hands for {len(succeeded)} successful writes, totals {sheet['totals']}; "
+        f"consistent: {hands_ok and positions_ok and totals_ok}"
+    )
     server.shutdown()
     return 0 if hands_ok and positions_ok and totals_ok else 1
 

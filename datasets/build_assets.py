@@ -15,10 +15,10 @@ repository. Needs ``apt-get`` (``apt-get download`` + ``dpkg -x``, no root for t
 packages), ``npm pack``, ``pip download``, and the commands ``rsvg-convert`` (Debian
 ``librsvg2-bin``) and, optionally, ``pngquant`` (palette PNGs, smaller files).
 """
+
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import shutil
@@ -39,15 +39,15 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from engine.cards import CARD_CODES  # noqa: E402
+from vision.training.corner_finder import find_deck_indices, round_corners, save_png  # noqa: E402
 
 DATASETS = REPO / "datasets"
 WORK = Path(os.environ.get("GINSCORE_ASSET_WORK", "/tmp/ginscore-assets"))
-ROOT = WORK / "root"          # dpkg -x target
+ROOT = WORK / "root"  # dpkg -x target
 NPM = WORK / "npm"
 PYPI = WORK / "pypi"
 
-CARD_HEIGHT = 340             # px, every rendered face
-PALETTE_COLOURS = 256
+CARD_HEIGHT = 340  # px, every rendered face
 
 # ------------------------------------------------------------------ packages
 DEBIAN_PACKAGES = {
@@ -108,10 +108,8 @@ def package_version(package: str) -> str:
 
 # ------------------------------------------------------------------ deck sources
 SUIT_WORDS = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
-RANK_WORDS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king",
-              **{str(n): str(n) for n in range(2, 10)}}
-RANK_NAMES = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king",
-              **{str(n): str(n) for n in range(2, 10)}}
+RANK_WORDS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king", **{str(n): str(n) for n in range(2, 10)}}
+RANK_NAMES = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king", **{str(n): str(n) for n in range(2, 10)}}
 RANK_NUMBERS = {rank: str(number) for number, rank in enumerate("A23456789TJQK", start=1)}
 
 
@@ -121,12 +119,12 @@ class DeckSource:
 
     deck_id: str
     name: str
-    package: str            # package name as its registry spells it
-    version: str            # "" = read from the downloaded .deb
+    package: str  # package name as its registry spells it
+    version: str  # "" = read from the downloaded .deb
     license: str
-    kind: str               # "sheet" (one SVG, element ids), "svg" (file per card), "png"
-    path: str               # relative to the unpack root of the package
-    name_of: object         # code -> element id or file name
+    kind: str  # "sheet" (one SVG, element ids), "svg" (file per card), "png"
+    path: str  # relative to the unpack root of the package
+    name_of: object  # code -> element id or file name
     split: str = "train"
     corners: tuple[str, ...] = ("tl", "br")
     back: str | None = None  # element id / file name of the card back
@@ -185,14 +183,24 @@ GPL2 = "GPL-2.0-or-later"
 
 def gnome_deck(deck_id: str, name: str, **kwargs) -> DeckSource:
     package = "aisleriot" if deck_id == "bonded" else "gnome-cards-data"
-    return DeckSource(deck_id, name, package, "", GPL3, "sheet", f"{GNOME}/{deck_id}.svgz",
-                      aisleriot_id, back="back", **kwargs)
+    return DeckSource(
+        deck_id, name, package, "", GPL3, "sheet", f"{GNOME}/{deck_id}.svgz", aisleriot_id, back="back", **kwargs
+    )
 
 
 def kde_deck(folder: str, sheet: str, name: str, license: str = GPL2, **kwargs) -> DeckSource:
-    return DeckSource(f"kde_{folder.replace('-', '_')}", name, "kdegames-card-data-kf5", "",
-                      license, "sheet", f"{KDE}/svg-{folder}/{sheet}", kde_id, back="back",
-                      **kwargs)
+    return DeckSource(
+        f"kde_{folder.replace('-', '_')}",
+        name,
+        "kdegames-card-data-kf5",
+        "",
+        license,
+        "sheet",
+        f"{KDE}/svg-{folder}/{sheet}",
+        kde_id,
+        back="back",
+        **kwargs,
+    )
 
 
 DECKS: list[DeckSource] = [
@@ -210,38 +218,90 @@ DECKS: list[DeckSource] = [
     gnome_deck("paris", "Paris (GNOME)"),
     gnome_deck("plastic", "Plastic (GNOME)"),
     gnome_deck("simplistic", "Simplistic (GNOME)"),
-    gnome_deck("tango", "Tango (GNOME)",
-               overrides={"zone_w": 0.45, "zone_h": 0.5, "max_w": 0.4, "max_h": 0.45}),
-    gnome_deck("tango_nuevo", "Tango nuevo (GNOME)", corners=("top",),
-               overrides={"zone_w": 0.5, "zone_h": 0.3, "max_w": 0.45, "max_h": 0.25}),
+    gnome_deck("tango", "Tango (GNOME)", overrides={"zone_w": 0.45, "zone_h": 0.5, "max_w": 0.4, "max_h": 0.45}),
+    gnome_deck(
+        "tango_nuevo",
+        "Tango nuevo (GNOME)",
+        corners=("top",),
+        overrides={"zone_w": 0.5, "zone_h": 0.3, "max_w": 0.45, "max_h": 0.25},
+    ),
     gnome_deck("tigullio", "Tigullio (GNOME)"),
     gnome_deck("bonded", "Bonded (aisleriot)", corners=("tl", "tr", "bl", "br")),
-    kde_deck("ancient-egyptians", "Ancient_Egyptians.svgz", "Ancient Egyptians (KDE)",
-             overrides={"zone_h": 0.45, "max_h": 0.36}),
+    kde_deck(
+        "ancient-egyptians",
+        "Ancient_Egyptians.svgz",
+        "Ancient Egyptians (KDE)",
+        overrides={"zone_h": 0.45, "max_h": 0.36},
+    ),
     kde_deck("jolly-royal", "jolly-royal.svgz", "Jolly Royal (KDE)"),
-    kde_deck("nicu-white", "white.svgz", "Nicu white (KDE)",
-             overrides={"zone_h": 0.5, "max_h": 0.45, "gap": 0.6}),
-    kde_deck("penguins", "penguins.svgz", "Penguins (KDE)", license=GPL3,
-             overrides={"erode": 2}),
+    kde_deck("nicu-white", "white.svgz", "Nicu white (KDE)", overrides={"zone_h": 0.5, "max_h": 0.45, "gap": 0.6}),
+    kde_deck("penguins", "penguins.svgz", "Penguins (KDE)", license=GPL3, overrides={"erode": 2}),
     kde_deck("standard", "standard.svgz", "Standard (KDE)"),
-    kde_deck("tigullio-international", "tigullio-international.svgz",
-             "Tigullio international (KDE)", license="LGPL-2.0-or-later"),
-    *[DeckSource(f"openclipart_{style}", f"Openclipart {style}", "openclipart-svg", "",
-                 "public domain", "svg", f"{CLIPART}/{style}", partial(openclipart_file, style),
-                 overrides={"zone_h": 0.5, "max_h": 0.45, "gap": 0.6})
-      for style in ("bordered", "simple", "ornamental")],
-    *[DeckSource(f"kennard_{colours.replace('-', '_')}", f"Kennard cards {colours} (npm)",
-                 "@heruka_urgyen/react-playing-cards", "0.5.0",
-                 "MIT (package), CC0-1.0 (art)", "svg",
-                 f"package/src/images/{colours}", heruka_file)
-      for colours in ("2color", "4color")],
-    DeckSource("younestouati", "Playing cards standard deck (npm)",
-               "@younestouati/playing-cards-standard-deck", "3.0.0", "LGPL-3.0", "svg",
-               "package/cards", younestouati_file, back="back.svg"),
-    DeckSource("blackjack_gui", "Blackjack GUI (PyPI)", "blackjack-gui", "1.8.1", "MIT", "png",
-               "blackjack_gui/images", blackjack_file, back="back.png"),
-    DeckSource("pypokergui", "PyPokerGUI (PyPI)", "pypokergui", "0.0.7", "MIT", "png",
-               "PyPokerGUI-0.0.7/pypokergui/server/static/images", pypoker_file),
+    kde_deck(
+        "tigullio-international",
+        "tigullio-international.svgz",
+        "Tigullio international (KDE)",
+        license="LGPL-2.0-or-later",
+    ),
+    *[
+        DeckSource(
+            f"openclipart_{style}",
+            f"Openclipart {style}",
+            "openclipart-svg",
+            "",
+            "public domain",
+            "svg",
+            f"{CLIPART}/{style}",
+            partial(openclipart_file, style),
+            overrides={"zone_h": 0.5, "max_h": 0.45, "gap": 0.6},
+        )
+        for style in ("bordered", "simple", "ornamental")
+    ],
+    *[
+        DeckSource(
+            f"kennard_{colours.replace('-', '_')}",
+            f"Kennard cards {colours} (npm)",
+            "@heruka_urgyen/react-playing-cards",
+            "0.5.0",
+            "MIT (package), CC0-1.0 (art)",
+            "svg",
+            f"package/src/images/{colours}",
+            heruka_file,
+        )
+        for colours in ("2color", "4color")
+    ],
+    DeckSource(
+        "younestouati",
+        "Playing cards standard deck (npm)",
+        "@younestouati/playing-cards-standard-deck",
+        "3.0.0",
+        "LGPL-3.0",
+        "svg",
+        "package/cards",
+        younestouati_file,
+        back="back.svg",
+    ),
+    DeckSource(
+        "blackjack_gui",
+        "Blackjack GUI (PyPI)",
+        "blackjack-gui",
+        "1.8.1",
+        "MIT",
+        "png",
+        "blackjack_gui/images",
+        blackjack_file,
+        back="back.png",
+    ),
+    DeckSource(
+        "pypokergui",
+        "PyPokerGUI (PyPI)",
+        "pypokergui",
+        "0.0.7",
+        "MIT",
+        "png",
+        "PyPokerGUI-0.0.7/pypokergui/server/static/images",
+        pypoker_file,
+    ),
 ]
 # Held out for measuring generalisation to unseen designs: each is a design family of its own
 # (no sibling of it is in training), with varied styles.
@@ -270,7 +330,7 @@ def crop_to_alpha(image: np.ndarray, threshold: int = 16) -> np.ndarray:
     ys, xs = np.nonzero(image[:, :, 3] > threshold)
     if len(xs) == 0:
         raise RuntimeError("rendered image is empty")
-    return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
 def render_svg(svg: Path, zoom: float, element_id: str | None) -> np.ndarray:
@@ -312,245 +372,10 @@ def render_deck_faces(source: DeckSource) -> dict[str, np.ndarray]:
     for code, face in faces.items():
         if face.shape[:2] != (height, width):
             face = cv2.resize(face, (width, height), interpolation=cv2.INTER_AREA)
-        if face[0, 0, 3] > 0:          # square-cornered art: cut the corners like a real card
+        if face[0, 0, 3] > 0:  # square-cornered art: cut the corners like a real card
             face = round_corners(face, radius=round(0.055 * width))
         faces[code] = face
     return faces
-
-
-def round_corners(image: np.ndarray, radius: int) -> np.ndarray:
-    """Make an RGBA image transparent outside a rounded rectangle (anti-aliased)."""
-    height, width = image.shape[:2]
-    scale = 4                                   # draw large, shrink: smooth edge
-    mask = np.zeros((height * scale, width * scale), np.uint8)
-    r = radius * scale
-    cv2.rectangle(mask, (r, 0), (width * scale - r - 1, height * scale - 1), 255, -1)
-    cv2.rectangle(mask, (0, r), (width * scale - 1, height * scale - r - 1), 255, -1)
-    for cx, cy in ((r, r), (width * scale - r - 1, r), (r, height * scale - r - 1),
-                   (width * scale - r - 1, height * scale - r - 1)):
-        cv2.circle(mask, (cx, cy), r, 255, -1)
-    mask = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
-    rounded = image.copy()
-    rounded[:, :, 3] = (image[:, :, 3].astype(np.uint16) * mask // 255).astype(np.uint8)
-    return rounded
-
-
-def save_png(image: np.ndarray, path: Path) -> None:
-    """Write an RGBA image as a small PNG (palette-quantised: pngquant when present, else Pillow)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(path), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA),
-                [cv2.IMWRITE_PNG_COMPRESSION, 9])
-    if shutil.which("pngquant"):
-        subprocess.run(["pngquant", "--force", "--skip-if-larger", "--speed", "1",
-                        "--output", str(path), str(PALETTE_COLOURS), "--", str(path)],
-                       capture_output=True)
-    else:   # Pillow's own palette: a little coarser than pngquant, as small
-        from PIL import Image
-
-        with Image.open(path) as full:
-            paletted = full.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
-        colours = paletted.getpalette("RGBA")
-        for alpha_at in range(3, len(colours), 4):   # the card stays opaque, the corners clear
-            alpha = colours[alpha_at]
-            colours[alpha_at] = 255 if alpha >= 248 else 0 if alpha <= 8 else alpha
-        paletted.putpalette(colours, "RGBA")
-        paletted.save(path, optimize=True)
-
-
-# ------------------------------------------------------------------ corner indices
-CORNER_FLIPS = {"tl": (False, False), "tr": (True, False), "bl": (False, True), "br": (True, True)}
-
-
-def ink_mask(face: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Pixels that differ clearly from the card's paper colour, away from the card's outline.
-
-    Returns the mask, the same mask with the strip along the card's edge (its printed outline,
-    measured at mid-height of the left edge, plus a little) left out, and that strip's width.
-    """
-    rgb = face[:, :, :3].astype(np.int16)
-    opaque = face[:, :, 3] > 200
-    height, width = opaque.shape
-    zone = opaque.copy()
-    zone[height // 3:, :] = False
-    quantised = (rgb[zone] // 16).astype(np.int32)
-    keys = quantised[:, 0] * 256 + quantised[:, 1] * 16 + quantised[:, 2]
-    paper_key = np.bincount(keys).argmax()
-    paper = rgb[zone][keys == paper_key].mean(axis=0)
-    difference = np.abs(rgb - paper).max(axis=2)
-    ink = difference > 70
-    thicknesses = []
-    for row in range(int(height * 0.4), int(height * 0.6), 4):
-        columns = np.flatnonzero(opaque[row])
-        if len(columns) == 0:
-            continue
-        run = 0
-        for column in range(columns[0], min(columns[0] + width // 10, width)):
-            if not ink[row, column]:
-                break
-            run += 1
-        thicknesses.append(run)
-    outline = int(np.median(thicknesses)) if thicknesses else 0
-    border = max(2, round(width * 0.01), outline + 2)
-    # keep clear of the card's outline: erode the card shape by `border` pixels
-    inside = cv2.erode(opaque.astype(np.uint8), np.ones((2 * border + 1, 2 * border + 1), np.uint8))
-    return ink, ink & inside.astype(bool), border
-
-
-def find_corner_index(face: np.ndarray, options: dict) -> tuple[int, int, int, int] | None:
-    """Box (pixels) of the rank + suit index nearest the top-left corner of an upright face.
-
-    Ink near the corner is split into connected components. The rank is the tall-enough
-    component nearest the corner, widened by the components beside it ("10"); the suit is the
-    components right below the rank row. Options (per-deck overrides): zone_w/zone_h (corner
-    area searched), max_w/max_h (largest index), min_glyph (smallest rank height), gap (largest
-    rank-to-suit gap), all as fractions of the card (gap: of the rank height).
-    """
-    height, width = face.shape[:2]
-    zone_w = round(width * options.get("zone_w", 0.30))
-    zone_h = round(height * options.get("zone_h", 0.36))
-    all_ink, ink, border = ink_mask(face)
-    ink = ink[:zone_h, :zone_w].astype(np.uint8)
-    split = options.get("erode", 0)    # px: parts the art touches the index glyphs
-    if split:
-        ink = cv2.erode(ink, np.ones((2 * split + 1, 2 * split + 1), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    max_w = width * options.get("max_w", 0.22)
-    max_h = height * options.get("max_h", 0.30)
-    parts = []
-    for x, y, w, h, area in stats[1:count]:
-        if area < 3 or w > max_w or h > max_h:
-            continue
-        if x + w >= zone_w or y + h >= zone_h:   # runs out of the zone: centre art
-            continue
-        parts.append((int(x), int(y), int(x + w), int(y + h)))
-    # the rank glyph: tall enough, and not a sliver (shading along the card's edge)
-    seeds = [p for p in parts if p[3] - p[1] >= height * options.get("min_glyph", 0.035)
-             and p[2] - p[0] >= max(3, 0.12 * (p[3] - p[1]))]
-    if not seeds:
-        return None
-    seed = min(seeds, key=lambda p: p[0] + p[1])
-    glyph_h = seed[3] - seed[1]
-    box = list(seed)
-    used = {seed}
-
-    def fits(part: tuple[int, int, int, int]) -> bool:
-        return (max(box[2], part[2]) - min(box[0], part[0]) <= max_w
-                and max(box[3], part[3]) - min(box[1], part[1]) <= max_h)
-
-    def add(part: tuple[int, int, int, int]) -> None:
-        box[:] = [min(box[0], part[0]), min(box[1], part[1]),
-                  max(box[2], part[2]), max(box[3], part[3])]
-        used.add(part)
-
-    # the rank row: glyphs beside the rank glyph, overlapping it vertically ("10")
-    grown = True
-    while grown:
-        grown = False
-        for part in parts:
-            if part in used or not fits(part):
-                continue
-            overlap = min(part[3], seed[3]) - max(part[1], seed[1])
-            gap_x = max(part[0] - box[2], box[0] - part[2], 0)
-            inside = part[0] >= box[0] and part[2] <= box[2] and part[1] >= box[1] \
-                and part[3] <= box[3]
-            if inside or (overlap >= 0.5 * min(part[3] - part[1], glyph_h)
-                          and gap_x <= 0.35 * glyph_h):
-                add(part)
-                grown = True
-    row_x0, row_x1 = box[0], box[2]
-    # the suit: components below the rank row, centred under it
-    gap = options.get("gap", 0.45) * glyph_h
-    grown = True
-    while grown:
-        grown = False
-        for part in parts:
-            if part in used or not fits(part):
-                continue
-            centre_x = (part[0] + part[2]) / 2
-            below = part[1] >= seed[1] + 0.5 * glyph_h
-            centred = abs(centre_x - (row_x0 + row_x1) / 2) <= 0.3 * (row_x1 - row_x0) \
-                + 0.2 * glyph_h
-            gap_y = max(part[1] - box[3], 0)
-            if below and centred and gap_y <= gap:
-                add(part)
-                grown = True
-    x0, y0, x1, y1 = box[0] - split, box[1] - split, box[2] + split, box[3] + split
-    # a glyph cut by the ignored outline strip continues to the card's edge
-    if x0 <= border + 1 or (x0 > 0 and all_ink[max(y0, 0):y1, x0 - 1].any()):
-        x0 = 0
-    if y0 <= border + 1 or (y0 > 0 and all_ink[y0 - 1, max(x0, 0):x1].any()):
-        y0 = 0
-    return x0, y0, x1, y1
-
-
-def local_view(face: np.ndarray, corner: str) -> np.ndarray:
-    """The face flipped so that `corner` is its top-left (an index reads top-down from there)."""
-    flip_x, flip_y = CORNER_FLIPS[corner]
-    return np.ascontiguousarray(face[::-1 if flip_y else 1, ::-1 if flip_x else 1])
-
-
-def to_face_box(box: tuple[int, int, int, int], corner: str, width: int,
-                height: int) -> tuple[int, int, int, int]:
-    """Map a box found in local_view(face, corner) back to face pixels."""
-    x0, y0, x1, y1 = box
-    flip_x, flip_y = CORNER_FLIPS[corner]
-    if flip_x:
-        x0, x1 = width - x1, width - x0
-    if flip_y:
-        y0, y1 = height - y1, height - y0
-    return x0, y0, x1, y1
-
-
-def find_deck_indices(faces: dict[str, np.ndarray], corners: tuple[str, ...], options: dict,
-                      margin: int = 2) -> dict[str, list[tuple[int, int, int, int]]]:
-    """Pixel boxes of every face's corner indices, one per printed corner.
-
-    Corners are "tl", "tr", "bl", "br", or "top": a rank printed top-left with its suit
-    top-right (one box over both). A box much shorter than the deck's usual index (the suit
-    merged into the picture and was dropped) is extended to the usual height, since the index
-    layout is the same on every face of a deck.
-    """
-    local: dict[str, dict[str, tuple[int, int, int, int] | None]] = {}
-    for code, face in faces.items():
-        local[code] = {}
-        for corner in corners:
-            if corner == "top":
-                left = find_corner_index(local_view(face, "tl"), options)
-                right = find_corner_index(local_view(face, "tr"), options)
-                if left and right:
-                    x0, y0, x1, y1 = to_face_box(right, "tr", face.shape[1], face.shape[0])
-                    local[code][corner] = (left[0], min(left[1], y0), x1, max(left[3], y1))
-                else:
-                    local[code][corner] = None
-            else:
-                local[code][corner] = find_corner_index(local_view(face, corner), options)
-    boxes: dict[str, list[tuple[int, int, int, int]]] = {code: [] for code in faces}
-    for corner in corners:
-        found = [local[code][corner] for code in faces if local[code][corner]]
-        usual_height = np.median([b[3] - b[1] for b in found]) if found else 0
-        for code, face in faces.items():
-            box = local[code][corner]
-            # the same rank of the other suits sits at the same place: a box far from theirs
-            # (glyph merged into the art) or a missing one is replaced by theirs
-            mates = [local[c][corner] for c in faces if c[0] == code[0] and c != code
-                     and local[c][corner]]
-            if len(mates) >= 2:
-                reference = tuple(int(v) for v in np.median(np.array(mates), axis=0))
-                tolerance = 0.25 * (reference[3] - reference[1])
-                if box is None or abs(box[0] - reference[0]) > tolerance \
-                        or abs(box[1] - reference[1]) > tolerance:
-                    box = reference
-            if box is None:
-                continue
-            x0, y0, x1, y1 = box
-            if corner != "top" and y1 - y0 < 0.8 * usual_height:
-                y1 = y0 + int(round(usual_height))
-            height, width = face.shape[:2]
-            if corner != "top":
-                x0, y0, x1, y1 = to_face_box((x0, y0, x1, y1), corner, width, height)
-            boxes[code].append((max(0, x0 - margin), max(0, y0 - margin),
-                                min(width, x1 + margin), min(height, y1 + margin)))
-    return boxes
 
 
 def region_fractions(faces: dict[str, np.ndarray], source: DeckSource) -> dict[str, list]:
@@ -559,9 +384,10 @@ def region_fractions(faces: dict[str, np.ndarray], source: DeckSource) -> dict[s
     regions = {}
     for code, face in faces.items():
         height, width = face.shape[:2]
-        regions[code] = [[round(x0 / width, 4), round(y0 / height, 4),
-                          round(x1 / width, 4), round(y1 / height, 4)]
-                         for x0, y0, x1, y1 in boxes[code]]
+        regions[code] = [
+            [round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4)]
+            for x0, y0, x1, y1 in boxes[code]
+        ]
     return regions
 
 
@@ -632,6 +458,7 @@ FONTS_NOTICE = (
     "Script Regular (`fonts-dancingscript`; OFL-1.1, see `COPYRIGHT-dancingscript`).",
 )
 
+
 # ------------------------------------------------------------------ card backs
 @dataclass(frozen=True)
 class BackSource:
@@ -646,16 +473,26 @@ class BackSource:
 
 OPENCLIPART_BACKS = ("back01", "back03", "back05", "back07", "back09")
 BACKS: list[BackSource] = [
-    *[BackSource(f"gnome_{deck}", "gnome-cards-data", GPL3, f"{GNOME}/{deck}.svgz", "back")
-      for deck in ("anglo", "dondorf", "ornamental", "tango", "plastic", "paris", "bellot")],
-    *[BackSource(f"kde_{folder}", "kdegames-card-data-kf5", GPL2, f"{KDE}/svg-{folder}/{sheet}",
-                 "back")
-      for folder, sheet in (("standard", "standard.svgz"), ("penguins", "penguins.svgz"),
-                            ("jolly-royal", "jolly-royal.svgz"), ("gm-paris", "paris.svgz"))],
-    *[BackSource(f"openclipart_{name}", "openclipart-svg", "public domain",
-                 f"{CLIPART}/cardbacks/{name}.svg") for name in OPENCLIPART_BACKS],
-    BackSource("kennard", "@heruka_urgyen/react-playing-cards", "MIT (package), CC0-1.0 (art)",
-               "package/src/images/back.svg"),
+    *[
+        BackSource(f"gnome_{deck}", "gnome-cards-data", GPL3, f"{GNOME}/{deck}.svgz", "back")
+        for deck in ("anglo", "dondorf", "ornamental", "tango", "plastic", "paris", "bellot")
+    ],
+    *[
+        BackSource(f"kde_{folder}", "kdegames-card-data-kf5", GPL2, f"{KDE}/svg-{folder}/{sheet}", "back")
+        for folder, sheet in (
+            ("standard", "standard.svgz"),
+            ("penguins", "penguins.svgz"),
+            ("jolly-royal", "jolly-royal.svgz"),
+            ("gm-paris", "paris.svgz"),
+        )
+    ],
+    *[
+        BackSource(f"openclipart_{name}", "openclipart-svg", "public domain", f"{CLIPART}/cardbacks/{name}.svg")
+        for name in OPENCLIPART_BACKS
+    ],
+    BackSource(
+        "kennard", "@heruka_urgyen/react-playing-cards", "MIT (package), CC0-1.0 (art)", "package/src/images/back.svg"
+    ),
     BackSource("blackjack_gui", "blackjack-gui", "MIT", "blackjack_gui/images/back.png"),
 ]
 
@@ -687,7 +524,7 @@ class SurfaceSource:
     package: str
     license: str
     path: str
-    kind: str = "photo"      # "photo" or "tile" (repeat to fill SURFACE_TILED_SIZE)
+    kind: str = "photo"  # "photo" or "tile" (repeat to fill SURFACE_TILED_SIZE)
 
 
 SURFACE_LONG_SIDE = 1280
@@ -701,32 +538,63 @@ SURFACES: list[SurfaceSource] = [
     SurfaceSource("mate_blinds", "mate-backgrounds", GPL2, f"{MATE}/Blinds.jpg"),
     SurfaceSource("mate_green_meadow", "mate-backgrounds", GPL2, f"{MATE}/GreenMeadow.jpg"),
     SurfaceSource("mate_rain_drops", "mate-backgrounds", GPL2, f"{MATE}/RainDrops.jpg"),
-    SurfaceSource("lomiri_concrete_bowl", "lomiri-wallpapers-16.04",
-                  "CC-BY-4.0 (Trevor \"Freespace\", 2018)",
-                  f"{LOMIRI}/Picture_0B_by_freespace.jpg"),
-    SurfaceSource("lomiri_brushes", "lomiri-wallpapers-16.04",
-                  "CC-BY-4.0 (Trevor \"Freespace\", 2018)",
-                  f"{LOMIRI}/Picture_1A_by_freespace.jpg"),
-    SurfaceSource("lomiri_analog_pattern", "lomiri-wallpapers-16.04",
-                  "CC-BY-SA-4.0 (Peter Nerlich, 2018)",
-                  f"{LOMIRI}/analogpattern_by_Peter_Nerlich.jpg"),
-    SurfaceSource("lomiri_clock_table", "lomiri-wallpapers-16.04",
-                  "CC-BY-SA-4.0 (Peter Nerlich, 2018)",
-                  f"{LOMIRI}/greentock_by_Peter_Nerlich.jpg"),
-    SurfaceSource("foobillard_wood_floor", "foobillardplus-data", "GPL-2.0-only",
-                  "usr/share/games/foobillardplus/data/floor.png"),
-    *[SurfaceSource(f"gimp_{Path(pattern).stem.lower()}", "gimp-data", GPL3,
-                    f"{GIMP_PATTERNS}/{pattern}", "tile")
-      for pattern in ("Animal/leather.pat", "Fabric/burlap.pat", "Food/java.pat",
-                      "Legacy/fibers.pat", "Paper/crinklepaper.pat", "Paper/paper.pat",
-                      "Stone/granite1.pat", "Stone/marble1.pat", "Stone/marble2.pat",
-                      "Stone/pink_marble.pat", "Stone/slate.pat", "Stone/stone33.pat",
-                      "Stone/terra.pat", "Wood/burlwood.pat", "Wood/corkboard.pat",
-                      "Wood/parque1.pat", "Wood/pine.pat", "Wood/walnut.pat", "Wood/wood1.pat",
-                      "Wood/wood2.pat", "Wood/wood5.pat")],
-    *[SurfaceSource(f"digikam_{name}", "digikam-data", GPL2,
-                    f"usr/share/digikam/data/{name}-texture.png", "tile")
-      for name in ("canvas", "fabric", "paper2")],
+    SurfaceSource(
+        "lomiri_concrete_bowl",
+        "lomiri-wallpapers-16.04",
+        'CC-BY-4.0 (Trevor "Freespace", 2018)',
+        f"{LOMIRI}/Picture_0B_by_freespace.jpg",
+    ),
+    SurfaceSource(
+        "lomiri_brushes",
+        "lomiri-wallpapers-16.04",
+        'CC-BY-4.0 (Trevor "Freespace", 2018)',
+        f"{LOMIRI}/Picture_1A_by_freespace.jpg",
+    ),
+    SurfaceSource(
+        "lomiri_analog_pattern",
+        "lomiri-wallpapers-16.04",
+        "CC-BY-SA-4.0 (Peter Nerlich, 2018)",
+        f"{LOMIRI}/analogpattern_by_Peter_Nerlich.jpg",
+    ),
+    SurfaceSource(
+        "lomiri_clock_table",
+        "lomiri-wallpapers-16.04",
+        "CC-BY-SA-4.0 (Peter Nerlich, 2018)",
+        f"{LOMIRI}/greentock_by_Peter_Nerlich.jpg",
+    ),
+    SurfaceSource(
+        "foobillard_wood_floor", "foobillardplus-data", "GPL-2.0-only", "usr/share/games/foobillardplus/data/floor.png"
+    ),
+    *[
+        SurfaceSource(f"gimp_{Path(pattern).stem.lower()}", "gimp-data", GPL3, f"{GIMP_PATTERNS}/{pattern}", "tile")
+        for pattern in (
+            "Animal/leather.pat",
+            "Fabric/burlap.pat",
+            "Food/java.pat",
+            "Legacy/fibers.pat",
+            "Paper/crinklepaper.pat",
+            "Paper/paper.pat",
+            "Stone/granite1.pat",
+            "Stone/marble1.pat",
+            "Stone/marble2.pat",
+            "Stone/pink_marble.pat",
+            "Stone/slate.pat",
+            "Stone/stone33.pat",
+            "Stone/terra.pat",
+            "Wood/burlwood.pat",
+            "Wood/corkboard.pat",
+            "Wood/parque1.pat",
+            "Wood/pine.pat",
+            "Wood/walnut.pat",
+            "Wood/wood1.pat",
+            "Wood/wood2.pat",
+            "Wood/wood5.pat",
+        )
+    ],
+    *[
+        SurfaceSource(f"digikam_{name}", "digikam-data", GPL2, f"usr/share/digikam/data/{name}-texture.png", "tile")
+        for name in ("canvas", "fabric", "paper2")
+    ],
 ]
 
 
@@ -736,7 +604,7 @@ def read_gimp_pattern(path: Path) -> np.ndarray:
     header_size, _version, width, height, channels = np.frombuffer(data[:20], ">u4")
     if data[20:24] != b"GPAT":
         raise RuntimeError(f"{path} is not a GIMP pattern")
-    pixels = np.frombuffer(data[header_size:header_size + width * height * channels], np.uint8)
+    pixels = np.frombuffer(data[header_size : header_size + width * height * channels], np.uint8)
     pixels = pixels.reshape(height, width, channels)
     if channels in (1, 2):
         return cv2.cvtColor(np.ascontiguousarray(pixels[:, :, 0]), cv2.COLOR_GRAY2BGR)
@@ -807,21 +675,38 @@ def write_notice() -> None:
     ]
     for deck in DECKS:
         split = "val" if deck.deck_id in VAL_DECKS else "train"
-        lines.append(f"| {deck.deck_id} | {deck.package} | {source_version(deck.package, deck.version)}"
-                     f" | `{deck.path}` | {deck.license} | {split} |")
+        lines.append(
+            f"| {deck.deck_id} | {deck.package} | {source_version(deck.package, deck.version)}"
+            f" | `{deck.path}` | {deck.license} | {split} |"
+        )
     from retypeset_decks import retypeset_notice
+
     lines += retypeset_notice()
-    lines += ["", "## Card backs (`backs/`)", "",
-              "| file | package | version | path in package | licence |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Card backs (`backs/`)",
+        "",
+        "| file | package | version | path in package | licence |",
+        "|---|---|---|---|---|",
+    ]
     for back in BACKS:
-        lines.append(f"| {back.name}.png | {back.package} | {source_version(back.package)} | "
-                     f"`{back.path}`{' #' + back.element_id if back.element_id else ''} | "
-                     f"{back.license} |")
-    lines += ["", "## Table surfaces (`surfaces/`)", "",
-              "| file | package | version | path in package | licence |", "|---|---|---|---|---|"]
+        lines.append(
+            f"| {back.name}.png | {back.package} | {source_version(back.package)} | "
+            f"`{back.path}`{' #' + back.element_id if back.element_id else ''} | "
+            f"{back.license} |"
+        )
+    lines += [
+        "",
+        "## Table surfaces (`surfaces/`)",
+        "",
+        "| file | package | version | path in package | licence |",
+        "|---|---|---|---|---|",
+    ]
     for surface in SURFACES:
-        lines.append(f"| {surface.name}.jpg | {surface.package} | {source_version(surface.package)}"
-                     f" | `{surface.path}` | {surface.license} |")
+        lines.append(
+            f"| {surface.name}.jpg | {surface.package} | {source_version(surface.package)}"
+            f" | `{surface.path}` | {surface.license} |"
+        )
     lines += ["", "## Fonts (`fonts/`)", "", *FONTS_NOTICE]
     (DATASETS / "NOTICE.md").write_text("\n".join(lines) + "\n")
     print(f"wrote {DATASETS / 'NOTICE.md'}")
@@ -829,20 +714,22 @@ def write_notice() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("stage", choices=["fetch", "decks", "regions", "retypeset", "backs", "surfaces",
-                                          "notice", "all"])
+    parser.add_argument(
+        "stage", choices=["fetch", "decks", "regions", "retypeset", "backs", "surfaces", "notice", "all"]
+    )
     parser.add_argument("ids", nargs="*", help="deck ids (decks stage only); default all")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    os.nice(10)   # rendering is CPU-heavy; the machine is shared
+    os.nice(10)  # rendering is CPU-heavy; the machine is shared
     if args.stage in ("fetch", "all"):
         fetch()
     if args.stage in ("decks", "all"):
         build_decks(args.ids, args.workers)
     if args.stage == "regions":
         rebuild_regions(args.ids)
-    if args.stage in ("retypeset", "all"):   # after "decks": it starts from their faces
+    if args.stage in ("retypeset", "all"):  # after "decks": it starts from their faces
         from retypeset_decks import build_retypeset_decks
+
         build_retypeset_decks(save_png)
     if args.stage in ("backs", "all"):
         build_backs()

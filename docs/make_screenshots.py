@@ -6,6 +6,7 @@ Chromium against `ginscore serve`), so they show what the tests check. Run from 
 
     .venv/bin/python docs/make_screenshots.py
 """
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,17 @@ OUT = REPO / "docs" / "screenshots"
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "GINSCORE_SCREENSHOTS": str(OUT)}
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/web/test_web_phone.py",
-               "-k", "review_flags or undo_notice or sheet_explains"]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "tests/web/test_web_phone.py",
+        "-k",
+        "review_flags or undo_notice or sheet_explains",
+    ]
     result = subprocess.run(command, cwd=REPO, env=env)
     for path in sorted(OUT.glob("*.png")):
         print(path.relative_to(REPO))

@@ -13,11 +13,12 @@ Card('Ts')
 >>> parse_cards("Ts, Ah 9c")
 (Card('Ts'), Card('Ah'), Card('9c'))
 """
+
 from __future__ import annotations
 
 import operator
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -28,8 +29,7 @@ RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "quee
 RANK_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Deadwood value of each rank index: ace 1, 2-10 face value, J/Q/K 10."""
 
-_SUIT_ALIASES = {"s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
-                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_SUIT_ALIASES = {"s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)}
 _RANK_ALIASES.update({"10": 9, "1": 0})
 
@@ -43,7 +43,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, card: "int | str") -> "Card":
+    def __new__(cls, card: int | str) -> Card:
         if isinstance(card, Card):
             return card
         if isinstance(card, str):
@@ -88,7 +88,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({CARD_CODES[int(self)]!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (int(self),))
 
 
@@ -110,14 +110,15 @@ def parse_card(token: str) -> Card:
     if not match:
         raise ValueError(
             f"unknown card {token!r}: write rank then suit, e.g. Ts, 10s, Ah, 9c, Q♦ "
-            "(ranks A 2-9 T/10 J Q K, suits s h d c)")
+            "(ranks A 2-9 T/10 J Q K, suits s h d c)"
+        )
     rank_text, suit_text = match.groups()
     rank = _RANK_ALIASES[rank_text.upper()]
     suit = _SUIT_ALIASES[suit_text.lower()]
     return ALL_CARDS[suit * 13 + rank]
 
 
-def parse_cards(text: "str | Iterable[str | int | Card]") -> tuple[Card, ...]:
+def parse_cards(text: str | Iterable[str | int | Card]) -> tuple[Card, ...]:
     """Parse cards written as ``"Ts Ah 9c"`` (commas, ``10s``, ``10♠``, ``TS`` also accepted).
 
     Also accepts an iterable of codes, indices or cards. Raises ``ValueError`` naming the token
@@ -127,7 +128,7 @@ def parse_cards(text: "str | Iterable[str | int | Card]") -> tuple[Card, ...]:
     (Card('As'), Card('2s'), Card('3s'))
     """
     if isinstance(text, str):
-        tokens: list = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+        tokens: list[str | int | Card] = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     else:
         tokens = list(text)
     cards: list[Card] = []

@@ -1,4 +1,5 @@
 """Sub-commands of ``ginscore`` for this part (see web/cli.py): ``hand`` and ``showdown``."""
+
 from __future__ import annotations
 
 import argparse
@@ -7,36 +8,47 @@ import json
 from .cards import Card, format_cards, parse_cards
 from .melds import Arrangement, best_arrangement, best_discard
 from .rules import OPTIONS, PRESETS, Rules
-from .scoring import HandResult, KIND_NAMES, can_knock, score_hand
+from .scoring import KIND_NAMES, HandResult, can_knock, score_hand
 from .showdown import check_hand_size
 
 
-def add_commands(commands: "argparse._SubParsersAction") -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register this part's sub-commands on the ``ginscore`` parser."""
     hand = commands.add_parser(
-        "hand", help="melds, deadwood and whether a hand can knock (11 cards: best discard)",
+        "hand",
+        help="melds, deadwood and whether a hand can knock (11 cards: best discard)",
         description="Show the best melds and deadwood of 10 cards, or of 11 cards after the "
-                    "best discard. Example: ginscore hand \"As 2s 3s 7c 7d 7h Kd Qd Jd 4c\"")
+        'best discard. Example: ginscore hand "As 2s 3s 7c 7d 7h Kd Qd Jd 4c"',
+    )
     hand.add_argument("cards", help='the cards, e.g. "As 2s 3s 7c 7d 7h Kd Qd Jd 4c"')
     _add_rule_arguments(hand)
     hand.set_defaults(run=run_hand)
 
     showdown = commands.add_parser(
-        "showdown", help="score a knocked hand: lay-offs, winner, points, explanation",
-        description="Score a hand from the knocker's and the defender's cards.")
-    showdown.add_argument("--knocker", required=True,
-                          help="knocker's 10 cards (after discarding) or 11 (best discard chosen)")
+        "showdown",
+        help="score a knocked hand: lay-offs, winner, points, explanation",
+        description="Score a hand from the knocker's and the defender's cards.",
+    )
+    showdown.add_argument(
+        "--knocker", required=True, help="knocker's 10 cards (after discarding) or 11 (best discard chosen)"
+    )
     showdown.add_argument("--defender", required=True, help="defender's 10 cards")
     _add_rule_arguments(showdown)
     showdown.set_defaults(run=run_showdown)
 
 
 def _add_rule_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="standard", metavar="PRESET",
-                        help=f"rules preset: {', '.join(PRESETS)} (default standard)")
-    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                        help="change one rule option, e.g. --set gin_bonus=20 (repeatable); "
-                             f"options: {', '.join(o.name for o in OPTIONS)}")
+    parser.add_argument(
+        "--rules", default="standard", metavar="PRESET", help=f"rules preset: {', '.join(PRESETS)} (default standard)"
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="change one rule option, e.g. --set gin_bonus=20 (repeatable); "
+        f"options: {', '.join(o.name for o in OPTIONS)}",
+    )
     parser.add_argument("--upcard", help="the first upcard (Oklahoma knock limit, spade doubling)")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
 
@@ -49,8 +61,7 @@ def rules_from_args(preset: str, settings: list[str]) -> Rules:
 def _arrangement_lines(label: str, arrangement: Arrangement) -> list[str]:
     melds = " | ".join(str(m) for m in arrangement.melds) or "none"
     dead = format_cards(arrangement.deadwood) or "none"
-    return [f"{label} melds: {melds}",
-            f"{label} deadwood: {dead} = {arrangement.deadwood_count}"]
+    return [f"{label} melds: {melds}", f"{label} deadwood: {dead} = {arrangement.deadwood_count}"]
 
 
 def run_hand(args: argparse.Namespace) -> int:
@@ -72,10 +83,16 @@ def run_hand(args: argparse.Namespace) -> int:
         arrangement = best_arrangement(cards)
     deadwood = arrangement.deadwood_count
     knock = can_knock(deadwood, limit)
-    data = {"cards": [str(c) for c in cards], "discard": str(discard) if discard else None,
-            "arrangement": arrangement.to_dict(), "deadwood": deadwood,
-            "knock_limit": limit, "can_knock": knock, "gin": deadwood == 0,
-            "big_gin": big_gin}
+    data = {
+        "cards": [str(c) for c in cards],
+        "discard": str(discard) if discard else None,
+        "arrangement": arrangement.to_dict(),
+        "deadwood": deadwood,
+        "knock_limit": limit,
+        "can_knock": knock,
+        "gin": deadwood == 0,
+        "big_gin": big_gin,
+    }
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
@@ -84,9 +101,15 @@ def run_hand(args: argparse.Namespace) -> int:
         lines.append(f"Best discard: {discard}")
     lines += _arrangement_lines("Hand", arrangement)[0:2]
     limit_text = "gin only" if limit is None else str(limit)
-    status = ("big gin (all 11 melded)" if big_gin else "gin" if deadwood == 0
-              else f"can knock (limit {limit_text})" if knock
-              else f"cannot knock (limit {limit_text})")
+    status = (
+        "big gin (all 11 melded)"
+        if big_gin
+        else "gin"
+        if deadwood == 0
+        else f"can knock (limit {limit_text})"
+        if knock
+        else f"cannot knock (limit {limit_text})"
+    )
     lines.append(f"Status: {status}")
     print("\n".join(lines))
     return 0
@@ -105,8 +128,7 @@ def showdown_text(result: HandResult) -> str:
         elif line.topic == "layoffs":
             lines.append(f"Lay-offs: {line.text}")
         elif line.topic == "outcome":
-            lines.append(f"Final deadwood: knocker {result.knocker_deadwood}, "
-                         f"defender {result.defender_deadwood}")
+            lines.append(f"Final deadwood: knocker {result.knocker_deadwood}, defender {result.defender_deadwood}")
             lines.append(line.text)
         else:
             lines.append(line.text)

@@ -9,10 +9,12 @@ a hand is always consistent.
 >>> game.totals, game.boxes, game.dealer
 ([26, 45], [1, 1], 1)
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any
 
 from .rules import Rules
 from .scoring import HandResult, score_counts, void_hand  # noqa: F401  (doctest, re-export)
@@ -28,7 +30,7 @@ class GameScore:
     target: int
     totals: list[int] = field(default_factory=lambda: [0, 0])
     boxes: list[int] = field(default_factory=lambda: [0, 0])
-    hands: list[int] = field(default_factory=list)   # indices of the hands scored here
+    hands: list[int] = field(default_factory=list)  # indices of the hands scored here
     winner: int | None = None
     shutout: bool = False
     hand_points: list[int] = field(default_factory=lambda: [0, 0])
@@ -69,12 +71,22 @@ class GameScore:
         if rule == "double_total":
             self.final[winner] *= 2
 
-    def to_dict(self) -> dict:
-        return {"number": self.number, "target": self.target, "totals": self.totals,
-                "boxes": self.boxes, "hands": self.hands, "over": self.over,
-                "winner": self.winner, "shutout": self.shutout,
-                "hand_points": self.hand_points, "game_bonus": self.game_bonus,
-                "box_bonus": self.box_bonus, "final": self.final, "margin": self.margin}
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "target": self.target,
+            "totals": self.totals,
+            "boxes": self.boxes,
+            "hands": self.hands,
+            "over": self.over,
+            "winner": self.winner,
+            "shutout": self.shutout,
+            "hand_points": self.hand_points,
+            "game_bonus": self.game_bonus,
+            "box_bonus": self.box_bonus,
+            "final": self.final,
+            "margin": self.margin,
+        }
 
 
 class Game:
@@ -85,9 +97,14 @@ class Game:
     hand (so his 1st win counts in game 1, his 2nd in games 1-2, later ones in all three).
     """
 
-    def __init__(self, players: Sequence[str] = ("Player 1", "Player 2"),
-                 rules: Rules | None = None, target: int | None = None,
-                 first_dealer: int = 0, hands: Iterable[HandResult] = ()) -> None:
+    def __init__(
+        self,
+        players: Sequence[str] = ("Player 1", "Player 2"),
+        rules: Rules | None = None,
+        target: int | None = None,
+        first_dealer: int = 0,
+        hands: Iterable[HandResult] = (),
+    ) -> None:
         names = [str(name).strip() for name in players]
         if len(names) != 2 or not all(names):
             raise ValueError(f"a game needs two player names, got {list(players)!r}")
@@ -138,8 +155,9 @@ class Game:
         self._replay(hands)
 
     def _replay(self, hands: list[HandResult]) -> tuple[list[GameScore], int]:
-        columns = [GameScore(number + 1, self.target)
-                   for number in range(HOLLYWOOD_GAMES if self.rules.hollywood else 1)]
+        columns = [
+            GameScore(number + 1, self.target) for number in range(HOLLYWOOD_GAMES if self.rules.hollywood else 1)
+        ]
         dealer = self.first_dealer
         for index, result in enumerate(hands):
             open_columns = [c for c in columns if not c.over]
@@ -224,30 +242,43 @@ class Game:
         return [sum(c.final[p] for c in self.scores if c.over) for p in (0, 1)]
 
     # -- storage -----------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data (``from_dict`` restores the game)."""
-        return {"players": list(self.players), "rules": self.rules.to_dict(),
-                "target": self.target, "first_dealer": self.first_dealer,
-                "hands": [result.to_dict() for result in self.hands]}
+        return {
+            "players": list(self.players),
+            "rules": self.rules.to_dict(),
+            "target": self.target,
+            "first_dealer": self.first_dealer,
+            "hands": [result.to_dict() for result in self.hands],
+        }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict[str, Any]) -> Game:
         """A game from ``to_dict`` data; ``ValueError`` if the data is not a stored game."""
         if not isinstance(data, dict) or "players" not in data:
             raise ValueError("not a stored game: expected a dict with players, rules, hands")
-        return cls(players=data["players"], rules=Rules.from_dict(data.get("rules", {})),
-                   target=data.get("target"), first_dealer=data.get("first_dealer", 0),
-                   hands=[HandResult.from_dict(h) for h in data.get("hands", ())])
+        return cls(
+            players=data["players"],
+            rules=Rules.from_dict(data.get("rules", {})),
+            target=data.get("target"),
+            first_dealer=data.get("first_dealer", 0),
+            hands=[HandResult.from_dict(h) for h in data.get("hands", ())],
+        )
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """Everything a score sheet shows, as plain data."""
-        return {"players": list(self.players), "target": self.target,
-                "totals": self.totals, "boxes": self.boxes, "dealer": self.dealer,
-                "running_totals": self.running_totals(),
-                "over": self.is_over, "winner": self.winner,
-                "final_scores": self.final_scores,
-                "scores": [column.to_dict() for column in self.scores]}
+        return {
+            "players": list(self.players),
+            "target": self.target,
+            "totals": self.totals,
+            "boxes": self.boxes,
+            "dealer": self.dealer,
+            "running_totals": self.running_totals(),
+            "over": self.is_over,
+            "winner": self.winner,
+            "final_scores": self.final_scores,
+            "scores": [column.to_dict() for column in self.scores],
+        }
 
     def __repr__(self) -> str:
-        return (f"Game(players={self.players!r}, hands={len(self.hands)}, totals={self.totals}, "
-                f"over={self.is_over})")
+        return f"Game(players={self.players!r}, hands={len(self.hands)}, totals={self.totals}, over={self.is_over})"

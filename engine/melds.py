@@ -9,17 +9,30 @@ possible set costs four table look-ups.
 >>> best.deadwood_count, [str(m) for m in best.melds], format_cards(best.deadwood)
 (4, ['As 2s 3s', '7h 7d 7c', 'Jd Qd Kd'], '4c')
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
-from .cards import (ALL_CARDS, RANK_VALUES, Card, cards_mask, format_cards, mask_cards,
-                    parse_cards)
+from .cards import ALL_CARDS, RANK_VALUES, Card, cards_mask, format_cards, mask_cards, parse_cards
 
-__all__ = ["Meld", "Arrangement", "BestDiscard", "best_arrangement", "best_discard",
-           "min_deadwood", "min_deadwood_after_discard", "deadwood_value", "is_big_gin",
-           "all_melds", "all_arrangements", "parse_cards", "format_cards"]
+__all__ = [
+    "Meld",
+    "Arrangement",
+    "BestDiscard",
+    "best_arrangement",
+    "best_discard",
+    "min_deadwood",
+    "min_deadwood_after_discard",
+    "deadwood_value",
+    "is_big_gin",
+    "all_melds",
+    "all_arrangements",
+    "parse_cards",
+    "format_cards",
+]
 
 _ROW = 0x1FFF
 _ALL = (1 << 52) - 1
@@ -29,6 +42,7 @@ _HAS_FOUR = 1 << 60  # flag carried in a set-removal mask: it holds a 4-card set
 
 # ---------------------------------------------------------------------------------------------
 # Per-suit tables (13-bit rows, bit r = rank r of that suit)
+
 
 def _build_row_tables() -> tuple[list[int], list[int], list[int], list[int]]:
     deadwood = [0] * 8192
@@ -122,7 +136,13 @@ def _build_set_options() -> dict[int, tuple[int, ...]]:
 _SET_OPTIONS = _build_set_options()
 
 
-def _make_search():
+def _make_search() -> tuple[
+    Callable[[int, int, int, int, int, int], tuple[int, list[int]]],
+    Callable[[int], int],
+    Callable[[int], int],
+    Callable[[Iterable[int]], int],
+    Callable[[Iterable[int]], int],
+]:
     """The hot search functions, with their tables bound as closure cells (fast look-ups)."""
     dw = _ROW_DEADWOOD
     delta = _ROW_DROP_DELTA
@@ -131,8 +151,7 @@ def _make_search():
     column = _COLUMN
     inf = _INF
 
-    def set_choices(mask: int, a: int, b: int, c: int, d: int,
-                    set_ranks: int) -> tuple[int, list[int]]:
+    def set_choices(mask: int, a: int, b: int, c: int, d: int, set_ranks: int) -> tuple[int, list[int]]:
         """(cards that always go into sets, the alternative set choices) as 52-bit masks.
 
         Bits at 60 and above flag a 4-card set among the removed cards.
@@ -227,16 +246,17 @@ def _make_search():
             return min(min_deadwood_mask(mask & ~(1 << c)) for c in mask_cards(mask))
         return min_deadwood_after_discard_mask(mask)
 
-    return (set_choices, min_deadwood_mask, min_deadwood_after_discard_mask, min_deadwood,
-            min_deadwood_after_discard)
+    return (set_choices, min_deadwood_mask, min_deadwood_after_discard_mask, min_deadwood, min_deadwood_after_discard)
 
 
-(_set_choices, _min_deadwood_mask, _min_deadwood_after_discard_mask, min_deadwood,
- min_deadwood_after_discard) = _make_search()
+(_set_choices, _min_deadwood_mask, _min_deadwood_after_discard_mask, min_deadwood, min_deadwood_after_discard) = (
+    _make_search()
+)
 
 
 # ---------------------------------------------------------------------------------------------
 # Public types
+
 
 @dataclass(frozen=True)
 class Meld:
@@ -250,12 +270,14 @@ class Meld:
 
     cards: tuple[Card, ...]
 
-    def __init__(self, cards: "Iterable[Card | int | str] | str") -> None:
+    def __init__(self, cards: Iterable[Card | int | str] | str) -> None:
         parsed = parse_cards(cards)
         kind = _meld_kind(parsed)
         if kind is None:
-            raise ValueError(f"not a meld: {format_cards(parsed)!r} (a set is 3-4 cards of one "
-                             "rank, a run 3+ consecutive cards of one suit, ace low)")
+            raise ValueError(
+                f"not a meld: {format_cards(parsed)!r} (a set is 3-4 cards of one "
+                "rank, a run 3+ consecutive cards of one suit, ace low)"
+            )
         if kind == "run":
             ordered = tuple(sorted(parsed, key=lambda card: card.rank))
         else:
@@ -335,13 +357,15 @@ class Arrangement:
         parts.append(f"deadwood {format_cards(self.deadwood) or '-'} = {self.deadwood_count}")
         return " ".join(parts)
 
-    def to_dict(self) -> dict:
-        return {"melds": [m.to_list() for m in self.melds],
-                "deadwood": [str(c) for c in self.deadwood],
-                "deadwood_count": self.deadwood_count}
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "melds": [m.to_list() for m in self.melds],
+            "deadwood": [str(c) for c in self.deadwood],
+            "deadwood_count": self.deadwood_count,
+        }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Arrangement":
+    def from_dict(cls, data: dict[str, Any]) -> Arrangement:
         return cls(tuple(Meld(m) for m in data["melds"]), parse_cards(data["deadwood"]))
 
 
@@ -387,12 +411,12 @@ def _arrangement_from_mask(mask: int) -> Arrangement:
     return Arrangement(_sort_melds(melds), mask_cards(deadwood_mask))
 
 
-def _mask_of(cards: "Iterable[Card | int | str] | str") -> tuple[tuple[Card, ...], int]:
+def _mask_of(cards: Iterable[Card | int | str] | str) -> tuple[tuple[Card, ...], int]:
     parsed = parse_cards(cards)
     return parsed, cards_mask(parsed)
 
 
-def best_arrangement(cards: "Iterable[Card | int | str] | str") -> Arrangement:
+def best_arrangement(cards: Iterable[Card | int | str] | str) -> Arrangement:
     """An arrangement of the cards (any number, usually 10) with the exact minimum deadwood.
 
     >>> best_arrangement("7c 7d 7h 7s 8s 9s Kd Qd Jd 4c").deadwood_count
@@ -402,7 +426,7 @@ def best_arrangement(cards: "Iterable[Card | int | str] | str") -> Arrangement:
     return _arrangement_from_mask(mask)
 
 
-def best_discard(cards: "Iterable[Card | int | str] | str") -> BestDiscard:
+def best_discard(cards: Iterable[Card | int | str] | str) -> BestDiscard:
     """For 11 cards: the discard leaving the least deadwood, over all 11 discards (exact).
 
     Among equally good discards the highest-value card is discarded (ties: the later card in
@@ -424,7 +448,7 @@ def best_discard(cards: "Iterable[Card | int | str] | str") -> BestDiscard:
     return BestDiscard(best_card, _arrangement_from_mask(mask & ~(1 << best_card)))
 
 
-def is_big_gin(cards: "Iterable[Card | int | str] | str") -> bool:
+def is_big_gin(cards: Iterable[Card | int | str] | str) -> bool:
     """True when 11 cards are all melded (big gin), without discarding."""
     parsed, mask = _mask_of(cards)
     return len(parsed) == 11 and _min_deadwood_mask(mask) == 0
@@ -433,7 +457,8 @@ def is_big_gin(cards: "Iterable[Card | int | str] | str") -> bool:
 # ---------------------------------------------------------------------------------------------
 # Exhaustive enumeration (scoring needs every best arrangement, not just one)
 
-def all_melds(cards: "Iterable[Card | int | str] | str") -> list[Meld]:
+
+def all_melds(cards: Iterable[Card | int | str] | str) -> list[Meld]:
     """Every meld that can be made from the cards (sub-runs and 3-card subsets included)."""
     parsed, mask = _mask_of(cards)
     melds: list[Meld] = []
@@ -443,7 +468,7 @@ def all_melds(cards: "Iterable[Card | int | str] | str") -> list[Meld]:
             if len(same) == 4:
                 melds.append(Meld(same))
             for skip in range(len(same) if len(same) == 4 else 1):
-                subset = same[:skip] + same[skip + 1:] if len(same) == 4 else same
+                subset = same[:skip] + same[skip + 1 :] if len(same) == 4 else same
                 melds.append(Meld(subset))
     for suit in range(4):
         row = mask >> (13 * suit) & _ROW
@@ -456,8 +481,7 @@ def all_melds(cards: "Iterable[Card | int | str] | str") -> list[Meld]:
     return melds
 
 
-def all_arrangements(cards: "Iterable[Card | int | str] | str",
-                     max_deadwood: int | None = None) -> list[Arrangement]:
+def all_arrangements(cards: Iterable[Card | int | str] | str, max_deadwood: int | None = None) -> list[Arrangement]:
     """Every arrangement of the cards whose deadwood is at most ``max_deadwood``.
 
     With ``max_deadwood=None`` only the arrangements of minimum deadwood are returned.

@@ -5,11 +5,13 @@
 >>> Rules.from_dict(Rules.preset("oklahoma").to_dict()) == Rules.preset("oklahoma")
 True
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Iterable
+from typing import Any
 
 TIE_RULES = ("undercut", "knocker", "none")
 SHUTOUT_RULES = ("double_game_bonus", "double_total", "double_hand_points", "none")
@@ -17,7 +19,7 @@ NEXT_DEALER_RULES = ("winner", "loser", "alternate")
 OKLAHOMA_ACE_RULES = ("gin", "one")
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
-MOST_DIGITS = 9   # a rule's whole number fits in 9 digits (bigger is a typo, never a rule)
+MOST_DIGITS = 9  # a rule's whole number fits in 9 digits (bigger is a typo, never a rule)
 
 
 @dataclass(frozen=True)
@@ -25,14 +27,14 @@ class Option:
     """How the web form shows one rule option."""
 
     name: str
-    type: str                     # "int", "bool" or "choice"
+    type: str  # "int", "bool" or "choice"
     default: Any
     description: str
-    choices: tuple = ()           # allowed values for "choice"; suggested values for "int"
+    choices: tuple[Any, ...] = ()  # allowed values for "choice"; suggested values for "int"
     minimum: int | None = None
     maximum: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["choices"] = list(self.choices)
         return data
@@ -57,7 +59,7 @@ class Option:
         return text
 
     @staticmethod
-    def named(name: str) -> "Option":
+    def named(name: str) -> Option:
         """The option called ``name`` (``-`` may stand for ``_``); ValueError lists the options."""
         key = name.strip().replace("-", "_")
         if key not in _OPTION_BY_NAME:
@@ -66,34 +68,35 @@ class Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("gin_bonus", "int", 25, "Bonus for going gin (plus the defender's whole deadwood).",
-           (25, 20), 0, 1000),
-    Option("undercut_bonus", "int", 25, "Bonus to the defender for an undercut.",
-           (25, 20, 10), 0, 1000),
-    Option("tie", "choice", "undercut",
-           "Equal deadwood after lay-offs: undercut, knocker wins 0, or no score.", TIE_RULES),
+    Option("gin_bonus", "int", 25, "Bonus for going gin (plus the defender's whole deadwood).", (25, 20), 0, 1000),
+    Option("undercut_bonus", "int", 25, "Bonus to the defender for an undercut.", (25, 20, 10), 0, 1000),
+    Option(
+        "tie", "choice", "undercut", "Equal deadwood after lay-offs: undercut, knocker wins 0, or no score.", TIE_RULES
+    ),
     Option("big_gin", "bool", True, "Play big gin: all 11 cards melded without discarding."),
-    Option("big_gin_bonus", "int", 31, "Bonus for big gin (plus the defender's whole deadwood).",
-           (31, 50), 0, 1000),
-    Option("knock_limit", "int", 10, "Most deadwood a player may knock with (not Oklahoma).",
-           (10,), 0, 10),
-    Option("oklahoma", "bool", False,
-           "Oklahoma: the knock limit is the first upcard's value (faces 10)."),
-    Option("oklahoma_ace", "choice", "gin",
-           "Oklahoma with an ace upcard: gin only, or knock with 1.", OKLAHOMA_ACE_RULES),
-    Option("oklahoma_spade_doubles", "bool", False,
-           "Oklahoma: a spade upcard doubles the hand's score."),
+    Option("big_gin_bonus", "int", 31, "Bonus for big gin (plus the defender's whole deadwood).", (31, 50), 0, 1000),
+    Option("knock_limit", "int", 10, "Most deadwood a player may knock with (not Oklahoma).", (10,), 0, 10),
+    Option("oklahoma", "bool", False, "Oklahoma: the knock limit is the first upcard's value (faces 10)."),
+    Option(
+        "oklahoma_ace", "choice", "gin", "Oklahoma with an ace upcard: gin only, or knock with 1.", OKLAHOMA_ACE_RULES
+    ),
+    Option("oklahoma_spade_doubles", "bool", False, "Oklahoma: a spade upcard doubles the hand's score."),
     Option("target", "int", 100, "Points that end the game.", (100, 125, 150, 250), 1, 10000),
-    Option("game_bonus", "int", 100, "Bonus to the player who reaches the target.",
-           (100, 0, 200), 0, 10000),
-    Option("box_bonus", "int", 25, "Bonus per hand won, added at game end (not toward the target).",
-           (25, 20, 0), 0, 1000),
-    Option("shutout", "choice", "double_game_bonus",
-           "Loser scored nothing: double the game bonus, the winner's whole total, or the hand "
-           "points; or no extra.", SHUTOUT_RULES),
+    Option("game_bonus", "int", 100, "Bonus to the player who reaches the target.", (100, 0, 200), 0, 10000),
+    Option(
+        "box_bonus", "int", 25, "Bonus per hand won, added at game end (not toward the target).", (25, 20, 0), 0, 1000
+    ),
+    Option(
+        "shutout",
+        "choice",
+        "double_game_bonus",
+        "Loser scored nothing: double the game bonus, the winner's whole total, or the hand points; or no extra.",
+        SHUTOUT_RULES,
+    ),
     Option("next_dealer", "choice", "winner", "Who deals the next hand.", NEXT_DEALER_RULES),
-    Option("hollywood", "bool", False,
-           "Hollywood: three games scored at once (1st win in game 1, 2nd in 1-2, then all)."),
+    Option(
+        "hollywood", "bool", False, "Hollywood: three games scored at once (1st win in game 1, 2nd in 1-2, then all)."
+    ),
 )
 _OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
@@ -127,28 +130,31 @@ class Rules:
             elif option.type == "int":
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise ValueError(f"rule {option.name} must be a whole number, got {value!r}")
-                if option.minimum is not None and value < option.minimum or \
-                        option.maximum is not None and value > option.maximum:
-                    raise ValueError(f"rule {option.name} must be between {option.minimum} and "
-                                     f"{option.maximum}, got {value}")
+                if (
+                    option.minimum is not None
+                    and value < option.minimum
+                    or option.maximum is not None
+                    and value > option.maximum
+                ):
+                    raise ValueError(
+                        f"rule {option.name} must be between {option.minimum} and {option.maximum}, got {value}"
+                    )
             elif value not in option.choices:
-                raise ValueError(f"rule {option.name} must be one of {', '.join(option.choices)}, "
-                                 f"got {value!r}")
+                raise ValueError(f"rule {option.name} must be one of {', '.join(option.choices)}, got {value!r}")
 
     # -- presets and the form description --------------------------------------------------
     @staticmethod
-    def presets() -> dict[str, "Rules"]:
+    def presets() -> dict[str, Rules]:
         """The named presets, by name."""
         return dict(PRESETS)
 
     @staticmethod
-    def preset(name: str) -> "Rules":
+    def preset(name: str) -> Rules:
         """A named preset (``standard``, ``pagat``, ``oklahoma``, ``hollywood``)."""
         try:
             return PRESETS[name]
         except KeyError:
-            raise ValueError(f"unknown rules preset {name!r}: choose one of "
-                             f"{', '.join(PRESETS)}") from None
+            raise ValueError(f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}") from None
 
     @staticmethod
     def preset_descriptions() -> dict[str, str]:
@@ -156,18 +162,18 @@ class Rules:
         return dict(PRESET_DESCRIPTIONS)
 
     @staticmethod
-    def options() -> list[dict]:
+    def options() -> list[dict[str, Any]]:
         """Each option's name, type, allowed values, default and one-line description."""
         return [option.to_dict() for option in OPTIONS]
 
-    def replace(self, **changes: Any) -> "Rules":
+    def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed."""
         unknown = set(changes) - set(_OPTION_BY_NAME)
         if unknown:
             raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return replace(self, **changes)
 
-    def with_settings(self, settings: "Iterable[str]") -> "Rules":
+    def with_settings(self, settings: Iterable[str]) -> Rules:
         """A copy with ``name=value`` settings applied, each value parsed by its option.
 
         >>> Rules().with_settings(["gin_bonus=20", "big-gin=no"]).describe_changes()
@@ -177,13 +183,14 @@ class Rules:
         for setting in settings:
             name, sep, text = setting.partition("=")
             if not sep or name.strip().replace("-", "_") not in _OPTION_BY_NAME:
-                raise ValueError(f"bad rule setting {setting!r}: write OPTION=VALUE with OPTION one "
-                                 f"of {', '.join(_OPTION_BY_NAME)}")
+                raise ValueError(
+                    f"bad rule setting {setting!r}: write OPTION=VALUE with OPTION one of {', '.join(_OPTION_BY_NAME)}"
+                )
             option = Option.named(name)
             changes[option.name] = option.parse(text)
         return self.replace(**changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def to_json(self) -> str:
@@ -191,12 +198,12 @@ class Rules:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "Rules":
+    def from_json(cls, text: str) -> Rules:
         """The inverse of ``to_json``: a game's stored rules."""
         return cls.from_dict(json.loads(text))
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Rules":
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rules from a dict; missing options take their defaults, unknown ones are an error."""
         unknown = set(data) - set(_OPTION_BY_NAME)
         if unknown:
@@ -208,13 +215,12 @@ class Rules:
         """Whether a hand needs its first upcard to be scored (Oklahoma: it sets the knock limit)."""
         return self.oklahoma
 
-    def knock_limit_for(self, upcard: "int | None") -> int | None:
+    def knock_limit_for(self, upcard: int | None) -> int | None:
         """The knock limit for this hand; ``None`` means gin only (Oklahoma ace)."""
         if not self.oklahoma:
             return self.knock_limit
         if upcard is None:
-            raise ValueError("Oklahoma rules need the upcard (e.g. --upcard 6h) to know the "
-                             "knock limit")
+            raise ValueError("Oklahoma rules need the upcard (e.g. --upcard 6h) to know the knock limit")
         rank = int(upcard) % 13
         if rank == 0:
             return None if self.oklahoma_ace == "gin" else 1
@@ -223,8 +229,9 @@ class Rules:
     def describe_changes(self) -> str:
         """The options that differ from the defaults, as ``name=value`` text."""
         default = Rules()
-        changed = [f"{o.name}={getattr(self, o.name)}" for o in OPTIONS
-                   if getattr(self, o.name) != getattr(default, o.name)]
+        changed = [
+            f"{o.name}={getattr(self, o.name)}" for o in OPTIONS if getattr(self, o.name) != getattr(default, o.name)
+        ]
         return ", ".join(changed) or "standard"
 
 

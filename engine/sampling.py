@@ -1,4 +1,5 @@
 """Random hands for tests and benchmarks: uniform, and meld-dense (many overlapping melds)."""
+
 from __future__ import annotations
 
 import random

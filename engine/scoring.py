@@ -6,21 +6,21 @@
 >>> [str(layoff) for layoff in result.layoffs]
 ['5h on 2h 3h 4h', '9s on 6s 7s 8s', 'Ts on 6s 7s 8s']
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable
+from typing import Any
 
 from .cards import ALL_CARDS, Card, cards_mask, format_cards, mask_cards, parse_cards
-from .melds import (Arrangement, Meld, _arrangement_from_mask, _min_deadwood_mask,
-                    all_arrangements, best_arrangement)
+from .melds import Arrangement, Meld, _arrangement_from_mask, _min_deadwood_mask, all_arrangements, best_arrangement
 from .rules import Rules
 from .showdown import check_deadwood, check_knocker, check_showdown
 
 KINDS = ("knock", "gin", "big_gin", "undercut", "void")
-KIND_NAMES = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
-              "void": "void hand"}
+KIND_NAMES = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut", "void": "void hand"}
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,11 @@ class LayOff:
     def __str__(self) -> str:
         return f"{self.card} on {self.meld}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"card": str(self.card), "meld": self.meld.to_list()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "LayOff":
+    def from_dict(cls, data: dict[str, Any]) -> LayOff:
         return cls(Card(data["card"]), Meld(data["meld"]))
 
 
@@ -55,11 +55,11 @@ class ExplanationLine:
     role: str | None
     text: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"topic": self.topic, "role": self.role, "text": self.text}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ExplanationLine":
+    def from_dict(cls, data: dict[str, Any]) -> ExplanationLine:
         return cls(str(data["topic"]), data.get("role"), str(data["text"]))
 
 
@@ -109,7 +109,7 @@ class HandResult:
             return 0
         return self.points if player == self.winner else -self.points
 
-    def with_knocker(self, knocker: int) -> "HandResult":
+    def with_knocker(self, knocker: int) -> HandResult:
         """The same hand with the knocker being the given player (winner follows)."""
         if self.knocker is None or knocker == self.knocker:
             return self
@@ -119,49 +119,69 @@ class HandResult:
         data["winner"] = swap[self.winner]
         return HandResult.from_dict(data)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind, "knocker": self.knocker, "winner": self.winner,
-            "points": self.points, "knocker_deadwood": self.knocker_deadwood,
+            "kind": self.kind,
+            "knocker": self.knocker,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker_deadwood": self.knocker_deadwood,
             "defender_deadwood": self.defender_deadwood,
-            "knocker_arrangement": self.knocker_arrangement.to_dict()
-            if self.knocker_arrangement else None,
-            "defender_arrangement": self.defender_arrangement.to_dict()
-            if self.defender_arrangement else None,
+            "knocker_arrangement": self.knocker_arrangement.to_dict() if self.knocker_arrangement else None,
+            "defender_arrangement": self.defender_arrangement.to_dict() if self.defender_arrangement else None,
             "layoffs": [layoff.to_dict() for layoff in self.layoffs],
             "discard": str(self.discard) if self.discard is not None else None,
             "upcard": str(self.upcard) if self.upcard is not None else None,
-            "doubled": self.doubled, "explanation": self.explanation,
+            "doubled": self.doubled,
+            "explanation": self.explanation,
             "lines": [line.to_dict() for line in self.lines],
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "HandResult":
+    def from_dict(cls, data: dict[str, Any]) -> HandResult:
         if data.get("kind") not in KINDS:
             raise ValueError(f"unknown hand kind {data.get('kind')!r}")
-        arrangement = lambda key: Arrangement.from_dict(data[key]) if data.get(key) else None
-        card = lambda key: Card(data[key]) if data.get(key) is not None else None
+
+        def arrangement(key: str) -> Arrangement | None:
+            return Arrangement.from_dict(data[key]) if data.get(key) else None
+
+        def card(key: str) -> Card | None:
+            return Card(data[key]) if data.get(key) is not None else None
+
         return cls(
-            kind=data["kind"], knocker=data.get("knocker"), winner=data.get("winner"),
-            points=int(data.get("points", 0)), knocker_deadwood=data.get("knocker_deadwood"),
+            kind=data["kind"],
+            knocker=data.get("knocker"),
+            winner=data.get("winner"),
+            points=int(data.get("points", 0)),
+            knocker_deadwood=data.get("knocker_deadwood"),
             defender_deadwood=data.get("defender_deadwood"),
             knocker_arrangement=arrangement("knocker_arrangement"),
             defender_arrangement=arrangement("defender_arrangement"),
             layoffs=tuple(LayOff.from_dict(x) for x in data.get("layoffs", ())),
-            discard=card("discard"), upcard=card("upcard"), doubled=bool(data.get("doubled")),
+            discard=card("discard"),
+            upcard=card("upcard"),
+            doubled=bool(data.get("doubled")),
             explanation=data.get("explanation", ""),
-            lines=tuple(ExplanationLine.from_dict(x) for x in data.get("lines", ())))
+            lines=tuple(ExplanationLine.from_dict(x) for x in data.get("lines", ())),
+        )
 
 
 def void_hand() -> HandResult:
     """The stock ran down to two cards without a knock: nobody scores, the same dealer deals."""
     text = "Void hand: the stock ran down to two cards; nobody scores and the same dealer deals again."
-    return HandResult(kind="void", knocker=None, winner=None, points=0, explanation=text,
-                      lines=(ExplanationLine("outcome", None, text),))
+    return HandResult(
+        kind="void",
+        knocker=None,
+        winner=None,
+        points=0,
+        explanation=text,
+        lines=(ExplanationLine("outcome", None, text),),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Lay-offs
+
 
 def _layoff_candidates(knocker_melds: Iterable[Meld], defender_mask: int) -> int:
     """Mask of the defender's cards that could be laid off in some chain."""
@@ -211,8 +231,7 @@ def _assign_layoffs(knocker_melds: tuple[Meld, ...], laid: int) -> list[LayOff] 
     return None if remaining else layoffs
 
 
-def legal_layoffs(knocker_melds: Iterable[Meld],
-                  cards: "Iterable[Card | int | str] | str") -> tuple[LayOff, ...] | None:
+def legal_layoffs(knocker_melds: Iterable[Meld], cards: Iterable[Card | int | str] | str) -> tuple[LayOff, ...] | None:
     """The lay-offs that put all these cards onto the knocker's melds, or ``None`` if they can't.
 
     Runs take cards at either end, chained without limit; a 3-card set takes its 4th card.
@@ -233,8 +252,7 @@ class _Defence:
     layoffs: tuple[LayOff, ...]
 
 
-def best_defence(knocker_melds: Iterable[Meld],
-                 defender_cards: "Iterable[Card | int | str] | str") -> _Defence:
+def best_defence(knocker_melds: Iterable[Meld], defender_cards: Iterable[Card | int | str] | str) -> _Defence:
     """The defender's melds and lay-offs that leave him the least deadwood.
 
     He may break up his own melds to lay off; among equal results the fewest lay-offs win.
@@ -243,7 +261,7 @@ def best_defence(knocker_melds: Iterable[Meld],
     defender = parse_cards(defender_cards)
     defender_mask = cards_mask(defender)
     candidates = list(mask_cards(_layoff_candidates(melds, defender_mask)))
-    best: tuple | None = None
+    best: tuple[Any, ...] | None = None
     for size in range(len(candidates) + 1):
         for subset in combinations(candidates, size):
             laid = cards_mask(subset)
@@ -262,9 +280,9 @@ def best_defence(knocker_melds: Iterable[Meld],
 # ---------------------------------------------------------------------------------------------
 # Scoring
 
+
 def _spade_doubles(rules: Rules, upcard: Card | None) -> bool:
-    return bool(rules.oklahoma and rules.oklahoma_spade_doubles and upcard is not None
-                and upcard.suit == 0)
+    return bool(rules.oklahoma and rules.oklahoma_spade_doubles and upcard is not None and upcard.suit == 0)
 
 
 def _limit_text(limit: int | None) -> str:
@@ -283,39 +301,63 @@ def can_knock(deadwood: int, limit: int | None) -> bool:
 
 def _check_knock(deadwood: int, limit: int | None) -> None:
     if not can_knock(deadwood, limit):
-        raise ValueError(f"cannot knock with {deadwood} deadwood: over {_limit_text(limit)}. "
-                         "Check the cards, or the rules/upcard in use.")
+        raise ValueError(
+            f"cannot knock with {deadwood} deadwood: over {_limit_text(limit)}. "
+            "Check the cards, or the rules/upcard in use."
+        )
 
 
-def _outcome(knocker_deadwood: int, defender_deadwood: int, kind: str, rules: Rules,
-             knocker: int) -> tuple[str, int | None, int, str]:
+def _outcome(
+    knocker_deadwood: int, defender_deadwood: int, kind: str, rules: Rules, knocker: int
+) -> tuple[str, int | None, int, str]:
     """(kind, winner, points, explanation) before any doubling."""
     defender = 1 - knocker
     if kind in ("gin", "big_gin"):
         bonus = rules.gin_bonus if kind == "gin" else rules.big_gin_bonus
         points = bonus + defender_deadwood
-        return kind, knocker, points, (
-            f"{KIND_NAMES[kind].capitalize()}: {bonus} bonus + the defender's "
-            f"{defender_deadwood} deadwood = {points} to the knocker (no lay-offs after gin).")
+        return (
+            kind,
+            knocker,
+            points,
+            (
+                f"{KIND_NAMES[kind].capitalize()}: {bonus} bonus + the defender's "
+                f"{defender_deadwood} deadwood = {points} to the knocker (no lay-offs after gin)."
+            ),
+        )
     if defender_deadwood > knocker_deadwood:
         points = defender_deadwood - knocker_deadwood
-        return "knock", knocker, points, (
-            f"Knock: the knocker's {knocker_deadwood} is under the defender's "
-            f"{defender_deadwood}, so the knocker scores {defender_deadwood} - "
-            f"{knocker_deadwood} = {points}.")
+        return (
+            "knock",
+            knocker,
+            points,
+            (
+                f"Knock: the knocker's {knocker_deadwood} is under the defender's "
+                f"{defender_deadwood}, so the knocker scores {defender_deadwood} - "
+                f"{knocker_deadwood} = {points}."
+            ),
+        )
     if defender_deadwood == knocker_deadwood and rules.tie != "undercut":
         if rules.tie == "knocker":
-            return "knock", knocker, 0, (
-                f"Tie at {knocker_deadwood}: by these rules the knocker wins the hand, "
-                "scoring the difference, 0.")
+            return (
+                "knock",
+                knocker,
+                0,
+                (f"Tie at {knocker_deadwood}: by these rules the knocker wins the hand, scoring the difference, 0."),
+            )
         return "knock", None, 0, f"Tie at {knocker_deadwood}: by these rules nobody scores."
     difference = knocker_deadwood - defender_deadwood
     points = difference + rules.undercut_bonus
     relation = "equals" if difference == 0 else "is under"
-    return "undercut", defender, points, (
-        f"Undercut: the defender's {defender_deadwood} {relation} the knocker's "
-        f"{knocker_deadwood}, so the defender scores {difference} + {rules.undercut_bonus} "
-        f"bonus = {points}.")
+    return (
+        "undercut",
+        defender,
+        points,
+        (
+            f"Undercut: the defender's {defender_deadwood} {relation} the knocker's "
+            f"{knocker_deadwood}, so the defender scores {difference} + {rules.undercut_bonus} "
+            f"bonus = {points}."
+        ),
+    )
 
 
 def _arrangement_text(arrangement: Arrangement) -> str:
@@ -332,17 +374,22 @@ def _layoffs_text(layoffs: tuple[LayOff, ...]) -> str:
     return "; ".join(f"{' '.join(cards)} on {meld}" for meld, cards in groups.items())
 
 
-def _finish(kind: str, winner: int | None, points: int, outcome: str, rules: Rules,
-            upcard: Card | None, **fields) -> HandResult:
+def _finish(
+    kind: str, winner: int | None, points: int, outcome: str, rules: Rules, upcard: Card | None, **fields: Any
+) -> HandResult:
     """The result with its explanation lines; the prose explanation reads them in playing order."""
     doubled = _spade_doubles(rules, upcard) and points > 0
     if doubled:
         points *= 2
-    lines = [ExplanationLine("arrangement", role, _arrangement_text(arrangement))
-             for role, arrangement in (("knocker", fields.get("knocker_arrangement")),
-                                       ("defender", fields.get("defender_arrangement")))
-             if arrangement is not None]
-    prose = []       # the explanation's sentences: discard, lay-offs, outcome, doubling
+    lines = [
+        ExplanationLine("arrangement", role, _arrangement_text(arrangement))
+        for role, arrangement in (
+            ("knocker", fields.get("knocker_arrangement")),
+            ("defender", fields.get("defender_arrangement")),
+        )
+        if arrangement is not None
+    ]
+    prose = []  # the explanation's sentences: discard, lay-offs, outcome, doubling
     if fields.get("layoffs"):
         lines.append(ExplanationLine("layoffs", "defender", _layoffs_text(fields["layoffs"])))
         prose.append(f"The defender lays off {lines[-1].text}.")
@@ -353,14 +400,25 @@ def _finish(kind: str, winner: int | None, points: int, outcome: str, rules: Rul
     if doubled:
         lines.append(ExplanationLine("doubling", None, f"The spade upcard ({upcard}) doubles it: {points}."))
     explanation = " ".join(prose + [line.text for line in lines if line.topic in ("outcome", "doubling")])
-    return HandResult(kind=kind, winner=winner, points=points, explanation=explanation,
-                      upcard=upcard, doubled=doubled, lines=tuple(lines), **fields)
+    return HandResult(
+        kind=kind,
+        winner=winner,
+        points=points,
+        explanation=explanation,
+        upcard=upcard,
+        doubled=doubled,
+        lines=tuple(lines),
+        **fields,
+    )
 
 
-def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
-               defender_cards: "Iterable[Card | int | str] | str",
-               rules: Rules | None = None, upcard: "Card | str | None" = None,
-               knocker: int = 0) -> HandResult:
+def score_hand(
+    knocker_cards: Iterable[Card | int | str] | str,
+    defender_cards: Iterable[Card | int | str] | str,
+    rules: Rules | None = None,
+    upcard: Card | str | None = None,
+    knocker: int = 0,
+) -> HandResult:
     """Score a hand from both players' cards.
 
     ``knocker_cards``: 10 cards (already discarded) or 11 (the best discard is chosen; all 11
@@ -375,18 +433,24 @@ def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
     check_knocker(knocker)
     check_showdown((knocker_hand, defender_hand), 0, rules, knocker_may_discard=True)
     limit = rules.knock_limit_for(up)
-    defender_mask = cards_mask(defender_hand)
     common = dict(knocker=knocker)
 
-    if len(knocker_hand) == 11 and rules.big_gin and _min_deadwood_mask(
-            cards_mask(knocker_hand)) == 0:
+    if len(knocker_hand) == 11 and rules.big_gin and _min_deadwood_mask(cards_mask(knocker_hand)) == 0:
         defender_best = best_arrangement(defender_hand)
-        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "big_gin",
-                                              rules, knocker)
-        return _finish(kind, winner, points, text, rules, up, knocker_deadwood=0,
-                       defender_deadwood=defender_best.deadwood_count,
-                       knocker_arrangement=best_arrangement(knocker_hand),
-                       defender_arrangement=defender_best, **common)
+        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "big_gin", rules, knocker)
+        return _finish(
+            kind,
+            winner,
+            points,
+            text,
+            rules,
+            up,
+            knocker_deadwood=0,
+            defender_deadwood=defender_best.deadwood_count,
+            knocker_arrangement=best_arrangement(knocker_hand),
+            defender_arrangement=defender_best,
+            **common,
+        )
 
     # Every (discard, arrangement) of least deadwood the knocker could lay down.
     options: list[tuple[Card | None, Arrangement]] = []
@@ -407,32 +471,58 @@ def score_hand(knocker_cards: "Iterable[Card | int | str] | str",
     if knocker_deadwood == 0:
         discard, arrangement = options[0]
         defender_best = best_arrangement(defender_hand)
-        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "gin", rules,
-                                              knocker)
-        return _finish(kind, winner, points, text, rules, up, knocker_deadwood=0,
-                       defender_deadwood=defender_best.deadwood_count,
-                       knocker_arrangement=arrangement, defender_arrangement=defender_best,
-                       discard=discard, **common)
+        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "gin", rules, knocker)
+        return _finish(
+            kind,
+            winner,
+            points,
+            text,
+            rules,
+            up,
+            knocker_deadwood=0,
+            defender_deadwood=defender_best.deadwood_count,
+            knocker_arrangement=arrangement,
+            defender_arrangement=defender_best,
+            discard=discard,
+            **common,
+        )
 
     best = None
     for discard, arrangement in options:
         defence = best_defence(arrangement.melds, defender_hand)
-        kind, winner, points, text = _outcome(knocker_deadwood, defence.deadwood, "knock",
-                                              rules, knocker)
+        kind, winner, points, text = _outcome(knocker_deadwood, defence.deadwood, "knock", rules, knocker)
         net = 0 if winner is None else (points if winner == knocker else -points)
         key = (-net, len(defence.layoffs))
         if best is None or key < best[0]:
             best = (key, discard, arrangement, defence, kind, winner, points, text)
+    assert best is not None, "a hand of 11 cards has a discard"
     _, discard, arrangement, defence, kind, winner, points, text = best
-    return _finish(kind, winner, points, text, rules, up, knocker_deadwood=knocker_deadwood,
-                   defender_deadwood=defence.deadwood, knocker_arrangement=arrangement,
-                   defender_arrangement=defence.arrangement, layoffs=defence.layoffs,
-                   discard=discard, **common)
+    return _finish(
+        kind,
+        winner,
+        points,
+        text,
+        rules,
+        up,
+        knocker_deadwood=knocker_deadwood,
+        defender_deadwood=defence.deadwood,
+        knocker_arrangement=arrangement,
+        defender_arrangement=defence.arrangement,
+        layoffs=defence.layoffs,
+        discard=discard,
+        **common,
+    )
 
 
-def score_counts(knocker_deadwood: int, defender_deadwood: int, rules: Rules | None = None,
-                 gin: bool = False, big_gin: bool = False, upcard: "Card | str | None" = None,
-                 knocker: int = 0) -> HandResult:
+def score_counts(
+    knocker_deadwood: int,
+    defender_deadwood: int,
+    rules: Rules | None = None,
+    gin: bool = False,
+    big_gin: bool = False,
+    upcard: Card | str | None = None,
+    knocker: int = 0,
+) -> HandResult:
     """Score a hand entered as counts only: who knocked, and both deadwood counts.
 
     ``defender_deadwood`` is after lay-offs for a knock, or the whole deadwood for (big) gin.
@@ -452,7 +542,15 @@ def score_counts(knocker_deadwood: int, defender_deadwood: int, rules: Rules | N
     kind = "big_gin" if big_gin else "gin" if gin or knocker_deadwood == 0 else "knock"
     if kind == "knock":
         _check_knock(knocker_deadwood, rules.knock_limit_for(up))
-    kind, winner, points, text = _outcome(knocker_deadwood, defender_deadwood, kind, rules,
-                                          knocker)
-    return _finish(kind, winner, points, text, rules, up, knocker_deadwood=knocker_deadwood,
-                   defender_deadwood=defender_deadwood, knocker=knocker)
+    kind, winner, points, text = _outcome(knocker_deadwood, defender_deadwood, kind, rules, knocker)
+    return _finish(
+        kind,
+        winner,
+        points,
+        text,
+        rules,
+        up,
+        knocker_deadwood=knocker_deadwood,
+        defender_deadwood=defender_deadwood,
+        knocker=knocker,
+    )

@@ -11,33 +11,42 @@ ValueError: the defender's hand has 2 cards (Ah 2h); the defender shows 10 cards
 >>> upcard_for(Rules.preset("oklahoma"), "6h"), upcard_for(Rules(), "6h")
 (Card('6h'), None)
 """
+
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .cards import Card, format_cards, parse_cards
 from .rules import Rules
 
 HAND_SIZE = 10
-MOST_CARDS_IN_A_SHOWDOWN = 23   # 10 a player, 11 for big gin, and maybe the upcard
-MOST_DEADWOOD = 100             # a deadwood count entered by hand is 0 to 100
+MOST_CARDS_IN_A_SHOWDOWN = 23  # 10 a player, 11 for big gin, and maybe the upcard
+MOST_DEADWOOD = 100  # a deadwood count entered by hand is 0 to 100
 
-__all__ = ["HAND_SIZE", "MOST_CARDS_IN_A_SHOWDOWN", "MOST_DEADWOOD", "check_hand_size", "check_knocker",
-           "check_showdown", "check_deadwood", "parse_deadwood", "upcard_for"]
+__all__ = [
+    "HAND_SIZE",
+    "MOST_CARDS_IN_A_SHOWDOWN",
+    "MOST_DEADWOOD",
+    "check_hand_size",
+    "check_knocker",
+    "check_showdown",
+    "check_deadwood",
+    "parse_deadwood",
+    "upcard_for",
+]
 
 
 def check_hand_size(cards: Sequence[Card]) -> None:
     """One player's hand: 10 cards, or 11 after drawing."""
     if len(cards) not in (HAND_SIZE, HAND_SIZE + 1):
-        raise ValueError(f"a hand has 10 cards (11 after drawing), got {len(cards)}: "
-                         f"{format_cards(cards)}")
+        raise ValueError(f"a hand has 10 cards (11 after drawing), got {len(cards)}: {format_cards(cards)}")
 
 
 def check_knocker(knocker: object) -> int:
     """Who knocked: player 0 or 1."""
     if knocker not in (0, 1):
         raise ValueError(f"knocker must be player 0 or 1, got {knocker!r}")
-    return int(knocker)  # type: ignore[call-overload]
+    return 0 if knocker == 0 else 1
 
 
 def _allowed_sizes(rules: Rules, is_knocker: bool, knocker_may_discard: bool) -> tuple[tuple[int, ...], str]:
@@ -48,15 +57,23 @@ def _allowed_sizes(rules: Rules, is_knocker: bool, knocker_may_discard: bool) ->
     return (10,), "10 cards"
 
 
-def check_showdown(hands: "tuple[Sequence[Card], Sequence[Card]]", knocker: int, rules: Rules,
-                   names: "tuple[str, str] | None" = None, *, knocker_may_discard: bool = False) -> None:
+def check_showdown(
+    hands: tuple[Sequence[Card], Sequence[Card]],
+    knocker: int,
+    rules: Rules,
+    names: tuple[str, str] | None = None,
+    *,
+    knocker_may_discard: bool = False,
+) -> None:
     """Both hands as shown (players 0 and 1): no card in both, 10 cards each, 11 for the knocker
     when he goes big gin (or, ``knocker_may_discard``, when the engine is to choose his discard)."""
     check_knocker(knocker)
     both = sorted(set(hands[0]) & set(hands[1]))
     if both:
-        raise ValueError(f"{format_cards(both)} {'is' if len(both) == 1 else 'are'} in both hands; "
-                         "each card can be in one hand only. Move or remove it.")
+        raise ValueError(
+            f"{format_cards(both)} {'is' if len(both) == 1 else 'are'} in both hands; "
+            "each card can be in one hand only. Move or remove it."
+        )
     for player in (0, 1):
         count = len(hands[player])
         role = "the knocker" if player == knocker else "the defender"
@@ -64,8 +81,9 @@ def check_showdown(hands: "tuple[Sequence[Card], Sequence[Card]]", knocker: int,
         if count not in allowed:
             who = names[player] if names else f"{role}'s hand"
             shown = "" if names else f" ({format_cards(hands[player])})"
-            raise ValueError(f"{who} has {count} card{'s' if count != 1 else ''}{shown}; {role} shows "
-                             f"{wanted}. Add or remove cards.")
+            raise ValueError(
+                f"{who} has {count} card{'s' if count != 1 else ''}{shown}; {role} shows {wanted}. Add or remove cards."
+            )
 
 
 def check_deadwood(value: object, whose: str = "the deadwood") -> int:
@@ -88,7 +106,7 @@ def parse_deadwood(text: str, whose: str = "the deadwood") -> int:
     return int(text)
 
 
-def upcard_for(rules: Rules, text: "str | Card | None") -> Card | None:
+def upcard_for(rules: Rules, text: str | Card | None) -> Card | None:
     """The first upcard when the rules use it (Oklahoma: it sets the knock limit), else ``None``."""
     if not rules.needs_upcard:
         return None

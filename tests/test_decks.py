@@ -1,15 +1,14 @@
 """The committed card art: every deck complete, index boxes on real ink, val decks held out."""
+
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine.cards import CARD_CODES
-from vision.synth.decks import (DATASETS, Deck, draw_contact_sheet, load_backs, load_decks,
-                                load_surface_photos)
+from vision.training.synth.decks import DATASETS, Deck, draw_contact_sheet, load_backs, load_decks, load_surface_photos
 from web.cli import main as ginscore
 
 # corner -> (right half?, bottom half?); "top": rank top-left and suit top-right, one box
@@ -68,7 +67,7 @@ def test_every_face_has_one_index_box_per_printed_corner_inside_the_card(decks):
         corners = meta["corners"]
         for code, boxes in meta["index_regions"].items():
             assert len(boxes) == len(corners), (deck.deck_id, code, boxes)
-            for corner, (x0, y0, x1, y1) in zip(corners, boxes):
+            for corner, (x0, y0, x1, y1) in zip(corners, boxes, strict=True):
                 assert 0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1, (deck.deck_id, code)
                 # a corner index is small and lies in the quadrant of its corner
                 right, bottom = CORNER_QUADRANT[corner]
@@ -117,12 +116,10 @@ def test_unknown_split_is_refused():
 def test_backs_and_surface_photos_load():
     backs = load_backs()
     assert len(backs) >= 5
-    assert all(back.ndim == 3 and back.shape[2] == 4 and 320 <= back.shape[0] <= 360
-               for back in backs)
+    assert all(back.ndim == 3 and back.shape[2] == 4 and 320 <= back.shape[0] <= 360 for back in backs)
     photos = load_surface_photos()
     assert 20 <= len(photos) <= 40
-    assert all(photo.ndim == 3 and photo.shape[2] == 3 and max(photo.shape[:2]) <= 1280
-               for photo in photos)
+    assert all(photo.ndim == 3 and photo.shape[2] == 3 and max(photo.shape[:2]) <= 1280 for photo in photos)
 
 
 def test_every_committed_picture_is_in_the_notice():
@@ -137,8 +134,11 @@ def test_every_committed_picture_is_in_the_notice():
 def test_datasets_folder_stays_small():
     """The assets that make training data (decks, backs, surfaces, fonts) stay small; the real photo
     sets under datasets/real (measured on, never trained on) have their own budget."""
-    files = [path for path in DATASETS.rglob("*") if path.is_file()
-             and "generated" not in path.parts and not path.parts[-2].startswith("synth")]
+    files = [
+        path
+        for path in DATASETS.rglob("*")
+        if path.is_file() and "generated" not in path.parts and not path.parts[-2].startswith("synth")
+    ]
     assets = sum(path.stat().st_size for path in files if path.relative_to(DATASETS).parts[0] != "real")
     real_sets = sum(path.stat().st_size for path in files if path.relative_to(DATASETS).parts[0] == "real")
     assert assets < 35 * 2**20, assets / 2**20
@@ -169,8 +169,11 @@ def test_decks_command_explains_a_missing_folder(tmp_path, capsys):
 
 def retypeset_deck_ids() -> list[str]:
     """Decks made by datasets/retypeset_decks.py: their deck.json names the base deck as its source."""
-    return sorted(path.name for path in (DATASETS / "decks").iterdir()
-                  if (path / "deck.json").is_file() and deck_meta(path.name)["source"].startswith("decks/"))
+    return sorted(
+        path.name
+        for path in (DATASETS / "decks").iterdir()
+        if (path / "deck.json").is_file() and deck_meta(path.name)["source"].startswith("decks/")
+    )
 
 
 def test_retypeset_decks_change_only_the_corner_indices(decks):
@@ -185,10 +188,10 @@ def test_retypeset_decks_change_only_the_corner_indices(decks):
         assert deck.split == "train" and base.split == "train", deck_id
         for code in ("3h", "8c", "Ts", "Kd"):
             new, old = deck.faces[code].astype(int), base.faces[code].astype(int)
-            changed = np.abs(new[:, :, :3] - old[:, :, :3]).max(axis=2) > 40   # palette noise stays below
+            changed = np.abs(new[:, :, :3] - old[:, :, :3]).max(axis=2) > 40  # palette noise stays below
             near_index = np.zeros(changed.shape, bool)
             for x0, y0, x1, y1 in (*deck.index_boxes[code], *base.index_boxes[code]):
-                near_index[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = True
+                near_index[max(0, y0 - 3) : y1 + 3, max(0, x0 - 3) : x1 + 3] = True
             assert changed[near_index].mean() > 0.05, (deck_id, code)
             assert changed[~near_index].mean() < 0.002, (deck_id, code, changed[~near_index].mean())
             for x0, y0, x1, y1 in deck.index_boxes[code]:

@@ -1,13 +1,14 @@
 """Photo to score: a rendered showdown of a deck the model never trained on, read and scored."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.detector import DEFAULT_MODELS_DIR, DETECTOR_FILE
+from vision.model_settings import DETECTOR_FILE
+from vision.paths import DEFAULT_MODELS_DIR
 
-pytestmark = pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(),
-                                reason="no shipped model in models/")
+pytestmark = pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/")
 
 KNOCKER = "As 2s 3s 7c 7d 7h Kd Qd Jd 4c".split()
 DEFENDER = "5h 6h 7s 8s 9s Tc Jc Qc 2d 3h".split()
@@ -17,10 +18,10 @@ def render_showdown(tmp_path):
     """Both hands spread in meld groups, knocker at the top, on a photo surface, camera tilted 15°."""
     import cv2
 
-    from vision.synth.camera import Camera
-    from vision.synth.dataset import load_synth_assets
-    from vision.synth.layouts import Placement
-    from vision.synth.scene import render_scene
+    from vision.training.synth.camera import Camera
+    from vision.training.synth.dataset import load_synth_assets
+    from vision.training.synth.layouts import Placement
+    from vision.training.synth.scene import render_scene
 
     assets = load_synth_assets(None)
     deck = next(d for d in assets["val"] if d.deck_id == "bonded")
@@ -32,8 +33,9 @@ def render_showdown(tmp_path):
             placements.append(Placement(code, x, row + rng.normal(0, 0.01), rng.normal(0, 2)))
             x += 0.28 if i not in (2, 5) else 0.75
     camera = Camera(tilt=15, yaw=0, roll=0, card_pixels=330, image_size=(2000, 1500))
-    scene = render_scene(rng, deck, [], assets["photos"][3:4], (2000, 1500), placements=placements,
-                         camera=camera, effects=False)
+    scene = render_scene(
+        rng, deck, [], assets["photos"][3:4], (2000, 1500), placements=placements, camera=camera, effects=False
+    )
     path = tmp_path / "showdown.jpg"
     cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     return path

@@ -1,8 +1,18 @@
 """Melds, best arrangement and best discard (rules.md: Core)."""
+
 import pytest
 
-from engine import (Meld, all_arrangements, best_arrangement, best_discard, format_cards,
-                    is_big_gin, min_deadwood, min_deadwood_after_discard, parse_cards)
+from engine import (
+    Meld,
+    all_arrangements,
+    best_arrangement,
+    best_discard,
+    format_cards,
+    is_big_gin,
+    min_deadwood,
+    min_deadwood_after_discard,
+    parse_cards,
+)
 
 
 def test_meld_set_of_three_or_four_one_rank():
@@ -73,6 +83,5 @@ def test_all_arrangements_lists_every_minimum():
     # Gin two ways: four 7s + 8s9sTs, or the run 7s-Ts + 7h7d7c.
     arrangements = all_arrangements("7s 8s 9s Ts 7h 7d 7c Kd Qd Jd")
     shapes = {tuple(sorted(str(m) for m in a.melds)) for a in arrangements}
-    assert shapes == {("7h 7d 7c", "7s 8s 9s Ts", "Jd Qd Kd"),
-                      ("7s 7h 7d 7c", "8s 9s Ts", "Jd Qd Kd")}
+    assert shapes == {("7h 7d 7c", "7s 8s 9s Ts", "Jd Qd Kd"), ("7s 7h 7d 7c", "8s 9s Ts", "Jd Qd Kd")}
     assert all(a.deadwood_count == 0 for a in arrangements)

@@ -1,4 +1,5 @@
 """Cards and card notation (design.md: `Ts Ah 9c`, accept 10s, upper-case suits, ♠♥♦♣)."""
+
 import pytest
 
 from engine import ALL_CARDS, CARD_CODES, Card, format_cards, parse_cards
@@ -37,6 +38,7 @@ def test_duplicate_card_error_names_the_token():
 
 def test_card_from_index_and_numpy_integer():
     import numpy
+
     assert Card(numpy.int64(9)) == Card("Ts") == Card(9)
     for bad in (52, -1, True, 3.0, None):
         with pytest.raises(ValueError):

@@ -1,4 +1,5 @@
 """The examples in the engine's docstrings are tests too."""
+
 import doctest
 import importlib
 

@@ -1,4 +1,5 @@
 """The game to the target (rules.md: target, game bonus, boxes, shutout, dealer, Hollywood)."""
+
 import json
 
 import pytest
@@ -15,10 +16,10 @@ def win(player: int, points: int) -> HandResult:
 
 def test_game_is_played_to_the_target_hands_accumulating():
     game = Game(["Ann", "Bob"])
-    game.add_hand(score_counts(4, 30, knocker=0))           # Ann +26
+    game.add_hand(score_counts(4, 30, knocker=0))  # Ann +26
     game.add_hand(score_counts(0, 20, gin=True, knocker=1))  # Bob +45
     assert game.totals == [26, 45] and not game.is_over
-    game.add_hand(score_counts(5, 85, knocker=0))           # Ann +80 -> 106
+    game.add_hand(score_counts(5, 85, knocker=0))  # Ann +80 -> 106
     assert game.is_over and game.winner == 0
 
 
@@ -42,12 +43,15 @@ def test_target_option_125():
     assert game.is_over
 
 
-@pytest.mark.parametrize("rule,ann", [
-    ("double_game_bonus", 110 + 200 + 50),     # default: game bonus doubled (200)
-    ("double_total", (110 + 100 + 50) * 2),    # winner's whole total doubled
-    ("double_hand_points", 220 + 100 + 50),    # hand points doubled
-    ("none", 110 + 100 + 50),
-])
+@pytest.mark.parametrize(
+    "rule,ann",
+    [
+        ("double_game_bonus", 110 + 200 + 50),  # default: game bonus doubled (200)
+        ("double_total", (110 + 100 + 50) * 2),  # winner's whole total doubled
+        ("double_hand_points", 220 + 100 + 50),  # hand points doubled
+        ("none", 110 + 100 + 50),
+    ],
+)
 def test_shutout_loser_scored_nothing(rule, ann):
     game = Game(["Ann", "Bob"], rules=Rules(shutout=rule), hands=[win(0, 60), win(0, 50)])
     assert game.scores[0].shutout
@@ -128,8 +132,7 @@ def test_replace_hand_that_would_end_game_early_is_refused():
 
 def test_hollywood_three_games_at_once():
     game = Game(["Ann", "Bob"], rules=Rules(hollywood=True))
-    for player, points in [(0, 30), (0, 30), (0, 30), (1, 20), (0, 20), (1, 10), (0, 30),
-                           (1, 40)]:
+    for player, points in [(0, 30), (0, 30), (0, 30), (1, 20), (0, 20), (1, 10), (0, 30), (1, 40)]:
         game.add_hand(win(player, points))
     g1, g2, g3 = game.scores
     # Ann's 1st win -> game 1, 2nd -> 1-2, 3rd on -> all open games. Bob's first win -> game 1;
@@ -142,15 +145,15 @@ def test_hollywood_three_games_at_once():
     assert game.is_over and game.winner == 0
     assert g1.boxes == [4, 1]
     finals = [column.final for column in game.scores]
-    assert finals == [[110 + 100 + 100, 20 + 25], [110 + 100 + 100, 10 + 25],
-                      [105 + 100 + 100, 40 + 25]]
+    assert finals == [[110 + 100 + 100, 20 + 25], [110 + 100 + 100, 10 + 25], [105 + 100 + 100, 40 + 25]]
     assert game.final_scores == [310 + 310 + 305, 45 + 35 + 65]
 
 
 def test_game_round_trips_through_json():
     game = Game(["Ann", "Bob"], rules=Rules.preset("oklahoma"), first_dealer=1)
-    game.add_hand(score_hand("6s 7s 8s Kd Kc Ks 2h 3h 4h 3c", "4s 5s 9s Ts Qd Jc 2c 6h 9h 8d",
-                             game.rules, upcard="3s", knocker=1))
+    game.add_hand(
+        score_hand("6s 7s 8s Kd Kc Ks 2h 3h 4h 3c", "4s 5s 9s Ts Qd Jc 2c 6h 9h 8d", game.rules, upcard="3s", knocker=1)
+    )
     game.add_hand(void_hand())
     game.add_hand(score_counts(0, 12, gin=True, knocker=0, rules=game.rules, upcard="9d"))
     data = json.loads(json.dumps(game.to_dict()))

@@ -1,25 +1,41 @@
 """Property tests (hypothesis): arrangements are well-formed and exact; scoring is antisymmetric."""
+
 import random
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine import (ALL_CARDS, HandResult, Meld, Rules, all_arrangements, best_arrangement,
-                    best_discard, legal_layoffs, min_deadwood, score_counts, score_hand)
+from engine import (
+    ALL_CARDS,
+    HandResult,
+    Meld,
+    Rules,
+    all_arrangements,
+    best_arrangement,
+    best_discard,
+    legal_layoffs,
+    min_deadwood,
+    score_counts,
+    score_hand,
+)
 from engine.melds import deadwood_value
 from engine.sampling import meld_dense_hand
 
 card_indices = st.integers(0, 51)
-hands = st.lists(card_indices, min_size=0, max_size=12, unique=True).map(
-    lambda xs: [ALL_CARDS[i] for i in xs])
+hands = st.lists(card_indices, min_size=0, max_size=12, unique=True).map(lambda xs: [ALL_CARDS[i] for i in xs])
 
 
 def dense_or_random(size):
     """Half meld-dense hands (the hard cases), half uniform."""
     return st.builds(
-        lambda seed, dense: (meld_dense_hand(random.Random(seed), size) if dense
-                             else [ALL_CARDS[i] for i in random.Random(seed).sample(range(52), size)]),
-        st.integers(0, 2**32), st.booleans())
+        lambda seed, dense: (
+            meld_dense_hand(random.Random(seed), size)
+            if dense
+            else [ALL_CARDS[i] for i in random.Random(seed).sample(range(52), size)]
+        ),
+        st.integers(0, 2**32),
+        st.booleans(),
+    )
 
 
 @given(hands)
@@ -59,10 +75,11 @@ def knock_deal(seed: int):
     rng = random.Random(seed)
     knocker = meld_dense_hand(rng, rng.choice((10, 11)))
     rest = [c for c in ALL_CARDS if c not in knocker]
-    defender = rng.sample(rest, 10) if rng.random() < 0.5 else \
-        [c for c in meld_dense_hand(rng, 16) if c not in knocker][:10]
+    defender = (
+        rng.sample(rest, 10) if rng.random() < 0.5 else [c for c in meld_dense_hand(rng, 16) if c not in knocker][:10]
+    )
     if len(defender) < 10:
-        defender += [c for c in rng.sample(rest, 20) if c not in defender][:10 - len(defender)]
+        defender += [c for c in rng.sample(rest, 20) if c not in defender][: 10 - len(defender)]
     return knocker, defender
 
 
@@ -136,7 +153,7 @@ def brute_force_defence(knocker_melds, defender) -> int:
                     Meld(list(meld | {card}))
                 except ValueError:
                     continue
-                state = (laid | {card}, melds[:i] + (meld | {card},) + melds[i + 1:])
+                state = (laid | {card}, melds[:i] + (meld | {card},) + melds[i + 1 :])
                 if state not in seen:
                     seen.add(state)
                     frontier.append(state)
@@ -151,8 +168,7 @@ def test_defender_deadwood_is_the_least_any_layoff_sequence_reaches(seed):
     assume(can_knock(knocker))
     result = score_hand(knocker, defender)
     assume(result.kind in ("knock", "undercut"))
-    assert result.defender_deadwood == brute_force_defence(result.knocker_arrangement.melds,
-                                                           defender)
+    assert result.defender_deadwood == brute_force_defence(result.knocker_arrangement.melds, defender)
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.filter_too_much])

@@ -2,10 +2,10 @@
 
 Expected numbers are worked out by hand in the comments, never taken from the engine.
 """
+
 import pytest
 
-from engine import (Meld, Rules, best_arrangement, legal_layoffs, parse_cards, score_counts,
-                    score_hand, void_hand)
+from engine import Meld, Rules, best_arrangement, legal_layoffs, parse_cards, score_counts, score_hand, void_hand
 
 # ---------------------------------------------------------------------------------------------
 # Core
@@ -247,8 +247,7 @@ def test_oklahoma_spade_upcard_doubles_the_hand():
     assert doubled.points == 52 and doubled.doubled
     assert score_counts(4, 30, rules, upcard="6h").points == 26
     assert score_counts(4, 30, Rules(oklahoma=True), upcard="6s").points == 26  # option off
-    gin = score_hand("As 2s 3s 4h 5h 6h 7d 7c 7s 7h", "4s 8h Kd Kc Qd Jh 9c 2d 3c 5c", rules,
-                     upcard="9s")
+    gin = score_hand("As 2s 3s 4h 5h 6h 7d 7c 7s 7h", "4s 8h Kd Kc Qd Jh 9c 2d 3c 5c", rules, upcard="9s")
     assert gin.points == 2 * (25 + 71)
 
 
@@ -273,14 +272,18 @@ def test_rules_presets_and_options_listing():
 
 def test_explanation_lines_name_arrangements_layoffs_and_outcome_by_role():
     from engine import HandResult
+
     result = score_hand("5s 6s 7s Ks Kc Kd 9c Tc Jc Jd", "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h", Rules.preset("pagat"))
     lines = [(line.topic, line.role, line.text) for line in result.lines]
     assert lines == [
         ("arrangement", "knocker", "5s 6s 7s | 9c Tc Jc | Ks Kd Kc; deadwood Jd = 10"),
         ("arrangement", "defender", "2s 2h 2d 2c; deadwood 8d Ac = 9"),
         ("layoffs", "defender", "8s 9s on 5s 6s 7s; 8c 7c on 9c Tc Jc"),
-        ("outcome", None, "Undercut: the defender's 9 is under the knocker's 10, so the defender scores "
-                          "1 + 10 bonus = 11."),
+        (
+            "outcome",
+            None,
+            "Undercut: the defender's 9 is under the knocker's 10, so the defender scores 1 + 10 bonus = 11.",
+        ),
     ]
     assert result.explanation == "The defender lays off 8s 9s on 5s 6s 7s; 8c 7c on 9c Tc Jc. " + lines[-1][2]
     assert HandResult.from_dict(result.to_dict()).lines == result.lines
@@ -288,13 +291,14 @@ def test_explanation_lines_name_arrangements_layoffs_and_outcome_by_role():
 
 def test_showdown_checks_sizes_cards_in_both_hands_and_the_upcard():
     from engine import check_showdown, parse_cards, upcard_for
+
     ten = parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts")
     other = parse_cards("Ah 2h 3h 4h 5h 6h 7h 8h 9h Th")
     with pytest.raises(ValueError, match="As is in both hands"):
         check_showdown((ten, other[:9] + (ten[0],)), 0, Rules())
     with pytest.raises(ValueError, match=r"Bob has 11 cards; the defender shows 10 cards\."):
         check_showdown((ten, other + parse_cards("Jh")), 0, Rules(), ("Ann", "Bob"))
-    check_showdown((ten + parse_cards("Js"), other), 0, Rules())            # big gin shows 11
+    check_showdown((ten + parse_cards("Js"), other), 0, Rules())  # big gin shows 11
     with pytest.raises(ValueError, match="the knocker shows 10 cards\\."):
         check_showdown((ten + parse_cards("Js"), other), 0, Rules(big_gin=False), ("Ann", "Bob"))
     with pytest.raises(ValueError, match="choose the upcard"):

@@ -4,6 +4,7 @@
 not the rule (rules.md, difference 2), so the truth is OpenSpiel's 10-card answer minimised over
 all 11 discards.
 """
+
 import random
 
 import pytest
@@ -84,8 +85,8 @@ def test_best_discard_arrangement_is_exact_on_dense_hands():
 
 def test_openspiel_eleven_card_example_from_rules():
     hand = [CARD_CODES.index(c) for c in "5s 6s 7s 8s 5c 6c 7c 8c 5d 7d 8h".split()]
-    assert openspiel_min_deadwood(hand) == 6       # OpenSpiel's shortcut
-    assert min_deadwood_after_discard(hand) == 5   # the true best over all discards
+    assert openspiel_min_deadwood(hand) == 6  # OpenSpiel's shortcut
+    assert min_deadwood_after_discard(hand) == 5  # the true best over all discards
 
 
 def test_first_two_layoff_steps_agree_with_openspiel():
@@ -93,6 +94,7 @@ def test_first_two_layoff_steps_agree_with_openspiel():
     # all_layoffs must give the same (it stops chaining after two cards, so no third step).
     rng = random.Random(4)
     from engine import ALL_CARDS, legal_layoffs
+
     from_openspiel = {o: ALL_CARDS[i] for i, o in enumerate(TO_OPENSPIEL)}
     checked = 0
     for _ in range(300):
@@ -106,8 +108,7 @@ def test_first_two_layoff_steps_agree_with_openspiel():
         theirs = {from_openspiel[c] for c in UTILS.all_layoffs(ids, [])} - in_melds
         assert ours == theirs, (melds, ours, theirs)
         for first in ours:
-            ours_next = {c for c in free if c != first
-                         and legal_layoffs(melds, [first, c]) is not None}
+            ours_next = {c for c in free if c != first and legal_layoffs(melds, [first, c]) is not None}
             theirs_next = {from_openspiel[c] for c in UTILS.all_layoffs(ids, [TO_OPENSPIEL[first]])}
             assert ours_next == theirs_next - in_melds - {first}, (melds, first)
             checked += 1
@@ -116,9 +117,11 @@ def test_first_two_layoff_steps_agree_with_openspiel():
 
 def test_openspiel_stops_run_layoffs_after_two_cards_the_rules_do_not():
     from engine import Meld, legal_layoffs
+
     run = Meld("6s 7s 8s")
     run_id = UTILS.meld_to_int(sorted(TO_OPENSPIEL[c] for c in run))
-    after_two = {UTILS.card_string(c) for c in UTILS.all_layoffs(
-        [run_id], [UTILS.card_int("9s"), UTILS.card_int("Ts")])}
+    after_two = {
+        UTILS.card_string(c) for c in UTILS.all_layoffs([run_id], [UTILS.card_int("9s"), UTILS.card_int("Ts")])
+    }
     assert "Js" not in after_two
     assert legal_layoffs([run], "9s Ts Js") is not None

@@ -1,5 +1,6 @@
 """The whole loop on a tiny budget: rendered photos -> read -> corrected and saved -> retrain -> the new
 models installed or refused by the rule -> rollback. Models live in a temporary copy; models/ is only read."""
+
 from __future__ import annotations
 
 import hashlib
@@ -10,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CARD_CODES
-from vision.detector import DEFAULT_MODELS_DIR, DETECTOR_FILE
-from vision.retrain import EvalSet, RetrainConfig, decide, retrain
+from vision.model_settings import DETECTOR_FILE
+from vision.paths import DEFAULT_MODELS_DIR
+from vision.training.retrain import EvalSet, RetrainConfig, decide, retrain
 from web.cli import main
 
-needs_model = pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/")
+needs_model = pytest.mark.skipif(
+    not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/"
+)
 
 
 def copy_models(folder: Path) -> Path:
@@ -31,7 +35,7 @@ def digests(folder: Path) -> dict[str, str]:
 
 def render_photos(count: int, seed: int, imgsz: int = 960):
     """Rendered table photos (BGR) with their labelled index boxes, like a phone would see them."""
-    from vision.synth.dataset import SynthConfig, load_synth_assets, make_scene
+    from vision.training.synth.dataset import SynthConfig, load_synth_assets, make_scene
 
     config = SynthConfig(out=Path("unused"), count=count + 1, imgsz=imgsz, seed=seed)
     assets = load_synth_assets(None)
@@ -59,8 +63,8 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
     import cv2
 
     from vision.detector import load_detector
-    from vision.examples import collect_example, summary
     from vision.recognise import read_photo
+    from vision.training.examples import collect_example, summary
 
     models = copy_models(tmp_path / "models")
     shipped = digests(models)
@@ -83,13 +87,29 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
     for k, scene in enumerate(render_photos(2, seed=22)):
         height, width = scene.image.shape[:2]
         cv2.imwrite(str(measuring / "images" / f"p{k}.jpg"), scene.image)
-        (measuring / "labels" / f"p{k}.txt").write_text("".join(
-            f"{CARD_CODES.index(l.code)} {(l.box[0] + l.box[2]) / 2 / width:.5f} {(l.box[1] + l.box[3]) / 2 / height:.5f} "
-            f"{(l.box[2] - l.box[0]) / width:.5f} {(l.box[3] - l.box[1]) / height:.5f}\n" for l in scene.labels))
+        (measuring / "labels" / f"p{k}.txt").write_text(
+            "".join(
+                f"{CARD_CODES.index(label.code)} {(label.box[0] + label.box[2]) / 2 / width:.5f} {(label.box[1] + label.box[3]) / 2 / height:.5f} "
+                f"{(label.box[2] - label.box[0]) / width:.5f} {(label.box[3] - label.box[1]) / height:.5f}\n"
+                for label in scene.labels
+            )
+        )
 
-    config = RetrainConfig(models_dir=models, instance=instance, hours=0.0015, part="both", scenes=10,
-                           synth_imgsz=160, imgsz=160, batch=4, workers=1, seed=3, progress_bar=False,
-                           eval_sets=(EvalSet("rendered", measuring, "labelled"),), eval_imgsz=640)
+    config = RetrainConfig(
+        models_dir=models,
+        instance=instance,
+        hours=0.0015,
+        part="both",
+        scenes=10,
+        synth_imgsz=160,
+        imgsz=160,
+        batch=4,
+        workers=1,
+        seed=3,
+        progress_bar=False,
+        eval_sets=(EvalSet("rendered", measuring, "labelled"),),
+        eval_imgsz=640,
+    )
     report = retrain(config)
     assert report["parts"] == ["detector", "classifier"]
     assert report["data"]["examples"]["crops"] > 0

@@ -2,6 +2,7 @@
 
 Every model used here is a copy of the shipped one in a temporary folder; models/ is only read.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,11 +13,14 @@ import numpy as np
 import pytest
 
 from engine.cards import CARD_CODES
-from vision.detector import DEFAULT_MODELS_DIR, DETECTOR_FILE
-from vision.examples import collect_example, label_reading, load_examples, summary, write_held_out_folder
+from vision.model_settings import DETECTOR_FILE
+from vision.paths import DEFAULT_MODELS_DIR
+from vision.training.examples import collect_example, label_reading, load_examples, summary, write_held_out_folder
 from web.cli import main
 
-needs_model = pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/")
+needs_model = pytest.mark.skipif(
+    not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/"
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,18 +43,22 @@ def reading_of(*cards, size=(400, 300)):
 
 # ---------------------------------------------------------------- how corrections become labels
 
+
 def test_kept_cards_label_their_boxes_and_a_photo_without_hand_added_cards_teaches_the_detector():
     reading = reading_of(card("As", (10, 10, 20, 30)), card("Kd", (50, 10, 60, 30)), card("7h", (90, 10, 100, 30)))
-    labelled = label_reading(reading, ["As", "Kd"])                 # 7h removed: it was no card
+    labelled = label_reading(reading, ["As", "Kd"])  # 7h removed: it was no card
     assert [code for code, _ in labelled["boxes"]] == ["As", "Kd"]
     assert labelled["negatives"] == [(90.0, 10.0, 100.0, 30.0)] and labelled["removed"] == ["7h"]
     assert labelled["detector_safe"] and not labelled["added_by_hand"]
 
 
 def test_a_misreading_replaced_by_its_runner_up_or_a_related_card_relabels_its_box():
-    reading = reading_of(card("8s", (10, 10, 20, 30), 0.4, runner_ups=("3s", "8c")),
-                         card("Qh", (50, 10, 60, 30), 0.3), card("As", (90, 10, 100, 30)))
-    labelled = label_reading(reading, ["As", "3s", "Kh"])             # 8s is 3s (runner-up), Qh is Kh (suit)
+    reading = reading_of(
+        card("8s", (10, 10, 20, 30), 0.4, runner_ups=("3s", "8c")),
+        card("Qh", (50, 10, 60, 30), 0.3),
+        card("As", (90, 10, 100, 30)),
+    )
+    labelled = label_reading(reading, ["As", "3s", "Kh"])  # 8s is 3s (runner-up), Qh is Kh (suit)
     assert sorted(labelled["corrected"]) == [("8s", "3s"), ("Qh", "Kh")]
     assert sorted(code for code, _ in labelled["boxes"]) == ["3s", "As", "Kh"]
     assert labelled["negatives"] == [] and labelled["detector_safe"]
@@ -58,10 +66,10 @@ def test_a_misreading_replaced_by_its_runner_up_or_a_related_card_relabels_its_b
 
 def test_a_card_added_by_hand_keeps_the_photo_from_the_detector_and_leaves_unpairable_boxes_unknown():
     reading = reading_of(card("9d", (10, 10, 20, 30)), card("As", (90, 10, 100, 30)))
-    labelled = label_reading(reading, ["As", "2c"])                   # 9d removed, 2c added: unrelated
+    labelled = label_reading(reading, ["As", "2c"])  # 9d removed, 2c added: unrelated
     assert labelled["added_by_hand"] == ["2c"] and labelled["unknown"] == [(10.0, 10.0, 20.0, 30.0)]
     assert labelled["negatives"] == [] and not labelled["detector_safe"]
-    assert [code for code, _ in labelled["boxes"]] == ["As"]          # still a classifier crop
+    assert [code for code, _ in labelled["boxes"]] == ["As"]  # still a classifier crop
 
 
 def test_saved_photos_are_kept_in_the_ultralytics_layout_and_listed(tmp_path, capsys):
@@ -73,7 +81,7 @@ def test_saved_photos_are_kept_in_the_ultralytics_layout_and_listed(tmp_path, ca
     assert label is not None and label.parent.name == "labels"
     lines = label.read_text().splitlines()
     assert [CARD_CODES[int(line.split()[0])] for line in lines] == ["As", "Kd"]
-    assert abs(float(lines[0].split()[1]) - 15 / 400) < 1e-6          # YOLO centre x, relative
+    assert abs(float(lines[0].split()[1]) - 15 / 400) < 1e-6  # YOLO centre x, relative
     assert (tmp_path / "examples" / "classes.txt").read_text().split() == list(CARD_CODES)
     # the same photo saved twice is one example; a photo with nothing labelled is none
     collect_example(tmp_path, image, reading, ["As", "Kd", "2c"])
@@ -95,10 +103,10 @@ def test_saved_photos_are_kept_in_the_ultralytics_layout_and_listed(tmp_path, ca
 def test_held_out_examples_make_an_evaluation_folder(tmp_path):
     import cv2
 
-    from vision.evaluate import check_eval_folder
+    from vision.evaluation.evaluate import check_eval_folder
 
     held = 0
-    for shade in range(40):                       # one detector-safe photo in five is held out, by its hash
+    for shade in range(40):  # one detector-safe photo in five is held out, by its hash
         image = cv2.imencode(".jpg", np.full((30, 40, 3), shade, np.uint8))[1].tobytes()
         collect_example(tmp_path, image, reading_of(card("As", (1, 1, 5, 9)), size=(40, 30)), ["As"])
     held = summary(tmp_path)["held_out"]
@@ -109,11 +117,12 @@ def test_held_out_examples_make_an_evaluation_folder(tmp_path):
 
 # ---------------------------------------------------------------- your own deck
 
+
 def flat_faces(deck_id: str, folder: Path, codes=CARD_CODES, background=(255, 255, 255)) -> list[Path]:
     """A library deck's faces as plain JPEGs, as a scanner or a cropping app would give them."""
     import cv2
 
-    from vision.synth.decks import DATASETS
+    from vision.training.synth.decks import DATASETS
 
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -132,25 +141,45 @@ def test_deck_add_on_straightened_faces_writes_a_deck_that_synth_renders(tmp_pat
     faces = tmp_path / "faces"
     flat_faces("bonded", faces)
     instance = tmp_path / "instance"
-    assert main(["deck", "add", "mine", str(faces), "--yes", "--instance", str(instance),
-                 "--models", str(models_copy)]) == 0
+    assert (
+        main(["deck", "add", "mine", str(faces), "--yes", "--instance", str(instance), "--models", str(models_copy)])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "52/52 faces" in out and "complete" in out
     folder = instance / "decks" / "mine"
     meta = json.loads((folder / "deck.json").read_text())
     assert meta["faces"] == 52 and meta["missing"] == [] and meta["split"] == "train"
-    assert all(len(meta["index_regions"][code]) == 2 for code in CARD_CODES)   # both corner indices boxed
+    assert all(len(meta["index_regions"][code]) == 2 for code in CARD_CODES)  # both corner indices boxed
     named_right = sum(Path(meta["photos"][code]).stem == f"face_{CARD_CODES.index(code):02d}" for code in CARD_CODES)
     assert named_right >= 48, f"the reader named {named_right}/52 faces of the bonded deck right"
-    from vision.synth.decks import load_deck
+    from vision.training.synth.decks import load_deck
 
     deck = load_deck(folder)
     assert len(deck.faces) == 52 and deck.faces["As"].shape[2] == 4 and deck.faces["As"][0, 0, 3] == 0  # corners cut
     assert (folder / "preview.png").is_file()
 
     data = tmp_path / "data"
-    assert main(["synth", "--deck", "mine", "--instance", str(instance), "--out", str(data), "--count", "2",
-                 "--imgsz", "160", "--workers", "1"]) == 0
+    assert (
+        main(
+            [
+                "synth",
+                "--deck",
+                "mine",
+                "--instance",
+                str(instance),
+                "--out",
+                str(data),
+                "--count",
+                "2",
+                "--imgsz",
+                "160",
+                "--workers",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert len(list((data / "images").rglob("*.jpg"))) == 2
     assert main(["deck", "list", "--instance", str(instance)]) == 0
     assert "mine" in capsys.readouterr().out
@@ -159,10 +188,10 @@ def test_deck_add_on_straightened_faces_writes_a_deck_that_synth_renders(tmp_pat
 @needs_model
 def test_the_user_confirms_or_corrects_each_name(tmp_path, models_copy):
     from vision.detector import load_detector
-    from vision.teach_deck import teach_deck
+    from vision.training.teach_deck import teach_deck
 
     faces = flat_faces("kde_penguins", tmp_path / "faces", codes=("As", "Th", "7c"))
-    answers = iter(["", "banana", "9h", "-"])          # accept, a typo (asked again), correct, leave out
+    answers = iter(["", "banana", "9h", "-"])  # accept, a typo (asked again), correct, leave out
     asked = []
 
     def ask(prompt: str) -> str:
@@ -175,21 +204,23 @@ def test_the_user_confirms_or_corrects_each_name(tmp_path, models_copy):
     folder = tmp_path / "decks" / "pen"
     assert (folder / "9h.png").is_file() and not (folder / "7c.png").is_file()
     with pytest.raises(ValueError, match="has 2 of 52 faces"):
-        from vision.teach_deck import complete_deck_folder
+        from vision.training.teach_deck import complete_deck_folder
+
         complete_deck_folder("pen", tmp_path)
-    assert main(["synth", "--deck", "pen", "--instance", str(tmp_path), "--out", str(tmp_path / "d"),
-                 "--count", "1"]) == 2
+    assert (
+        main(["synth", "--deck", "pen", "--instance", str(tmp_path), "--out", str(tmp_path / "d"), "--count", "1"]) == 2
+    )
 
 
 def test_cards_lying_apart_on_a_table_are_found_and_straightened(tmp_path):
     import cv2
 
-    from vision.synth.decks import surface_photo_paths
-    from vision.teach_deck import cards_in_photo
+    from vision.training.synth.decks import surface_photo_paths
+    from vision.training.teach_deck import cards_in_photo
 
     table = cv2.resize(cv2.imread(str(surface_photo_paths()[3])), (1600, 1200))
     flat = flat_faces("anglo", tmp_path / "faces", codes=("As", "Kd", "7h"))
-    for k, (path, angle) in enumerate(zip(flat, (-20, 0, 35))):
+    for k, (path, angle) in enumerate(zip(flat, (-20, 0, 35), strict=True)):
         face = cv2.imread(str(path))
         h, w = face.shape[:2]
         matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)

@@ -1,20 +1,23 @@
 """Corner merging, duplicate reporting and hand splitting on constructed Detections."""
+
 import numpy as np
 import pytest
+from vision_layout import CARD_H, CARD_W, corner_boxes, detections, spread
 
 from vision.cards import MAX_CORNER_SPAN, card_confidence, merge_corners
 from vision.detections import Detections, box_iou, canonical_code, card_index
-from vision.evaluate import mean_average_precision
+from vision.evaluation.evaluate import mean_average_precision
 from vision.hands import HORIZONTAL, VERTICAL, one_spread, split_hands
 from vision.recognise import reading_from_detections
-from vision_layout import CARD_H, CARD_W, corner_boxes, detections, spread
 
 TOP = ["As", "2s", "3s", "4s", "9h", "9d", "9c", "Kd", "Qd", "Jd"]
 BOTTOM = ["5h", "6h", "7h", "8h", "Tc", "Ts", "Th", "2c", "3d", "4c"]
 
 
 def test_two_corners_of_one_card_become_one_card_surer_than_either():
-    merged = merge_corners(detections([("Ts", box, conf) for box, conf in zip(corner_boxes(100, 100), (0.8, 0.7))]))
+    merged = merge_corners(
+        detections([("Ts", box, conf) for box, conf in zip(corner_boxes(100, 100), (0.8, 0.7), strict=True)])
+    )
     assert [card.card for card in merged.cards] == ["Ts"]
     assert len(merged.cards[0].boxes) == 2
     assert merged.cards[0].confidence == pytest.approx(1 - 0.2 * 0.3)
@@ -23,7 +26,10 @@ def test_two_corners_of_one_card_become_one_card_surer_than_either():
 
 def test_four_corner_deck_gives_one_card():
     x, y = 300, 200
-    boxes = corner_boxes(x, y) + [(x + CARD_W - 20, y + 4, x + CARD_W - 4, y + 44), (x + 4, y + CARD_H - 44, x + 20, y + CARD_H - 4)]
+    boxes = corner_boxes(x, y) + [
+        (x + CARD_W - 20, y + 4, x + CARD_W - 4, y + 44),
+        (x + 4, y + CARD_H - 44, x + 20, y + CARD_H - 4),
+    ]
     merged = merge_corners(detections([("7d", box, 0.6) for box in boxes]))
     assert len(merged.cards) == 1 and len(merged.cards[0].boxes) == 4
     assert merged.conflicts == ()
@@ -128,17 +134,22 @@ def test_card_codes_accept_loose_notation():
 def test_map50_is_one_for_perfect_boxes_and_drops_for_a_misread():
     labels = detections(spread(TOP, 80, 60))
     assert mean_average_precision([labels], [labels]) == pytest.approx(1.0)
-    misread = Detections(labels.xyxy, np.where(labels.class_id == card_index("9h"), card_index("9d"), labels.class_id),
-                         labels.confidence)
+    misread = Detections(
+        labels.xyxy, np.where(labels.class_id == card_index("9h"), card_index("9d"), labels.class_id), labels.confidence
+    )
     assert mean_average_precision([misread], [labels]) < 1.0
     assert mean_average_precision([misread], [labels], class_agnostic=True) == pytest.approx(1.0)
 
 
 def test_box_iou():
-    assert box_iou([[0, 0, 10, 10]], [[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]]).tolist() == [[1.0, pytest.approx(1 / 3), 0.0]]
+    assert box_iou([[0, 0, 10, 10]], [[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]]).tolist() == [
+        [1.0, pytest.approx(1 / 3), 0.0]
+    ]
 
 
-@pytest.mark.parametrize("module_name", ["vision.detections", "vision.cards", "vision.cli", "vision.detector", "vision.crops"])
+@pytest.mark.parametrize(
+    "module_name", ["vision.detections", "vision.cards", "vision.cli", "vision.detector", "vision.crops"]
+)
 def test_docstring_examples_hold(module_name):
     import doctest
     import importlib
@@ -150,8 +161,13 @@ def test_docstring_examples_hold(module_name):
 def _two_places(runner_up: str, runner_up_confidence: float) -> Detections:
     """5h read at the left (0.9) and, weaker, at the far right (0.6), where 3h ranks second."""
     boxes = np.array([[0, 0, 20, 30], [1000, 0, 1020, 30]], dtype=np.float64)
-    return Detections(boxes, [card_index("5h"), card_index("5h")], [0.9, 0.6],
-                      [card_index("6h"), card_index(runner_up)], [0.05, runner_up_confidence])
+    return Detections(
+        boxes,
+        [card_index("5h"), card_index("5h")],
+        [0.9, 0.6],
+        [card_index("6h"), card_index(runner_up)],
+        [0.05, runner_up_confidence],
+    )
 
 
 def test_a_weaker_second_reading_becomes_its_runner_up_card_when_that_card_is_unread():
@@ -163,8 +179,9 @@ def test_a_weaker_second_reading_becomes_its_runner_up_card_when_that_card_is_un
 
 
 def test_a_second_reading_stays_a_conflict_when_its_runner_up_was_read_elsewhere_or_is_unsure():
-    already = Detections.concatenate([_two_places("3h", 0.3),
-                                      Detections.from_cards([("3h", (500, 500, 520, 530), 0.9)])])
+    already = Detections.concatenate(
+        [_two_places("3h", 0.3), Detections.from_cards([("3h", (500, 500, 520, 530), 0.9)])]
+    )
     assert len(merge_corners(already).conflicts) == 1
     unsure = merge_corners(_two_places("3h", 0.01))
     assert [card.card for card in unsure.cards] == ["5h"] and len(unsure.conflicts) == 1
@@ -173,18 +190,27 @@ def test_a_second_reading_stays_a_conflict_when_its_runner_up_was_read_elsewhere
 def test_a_weaker_reading_takes_the_likeliest_unread_card_among_several_runner_ups():
     boxes = np.array([[0, 0, 20, 30], [1000, 0, 1020, 30]], dtype=np.float64)
     # the far reading's next-best cards: 5s (read elsewhere), then 3h and 8h
-    detections = Detections.concatenate([
-        Detections(boxes, [card_index("5h"), card_index("5h")], [0.9, 0.6],
-                   [[card_index("6h"), card_index("4h"), card_index("2h")],
-                    [card_index("5s"), card_index("3h"), card_index("8h")]],
-                   [[0.05, 0.01, 0.01], [0.2, 0.15, 0.1]]),
-        Detections.from_cards([("5s", (500, 500, 520, 530), 0.9)]),
-    ])
+    detections = Detections.concatenate(
+        [
+            Detections(
+                boxes,
+                [card_index("5h"), card_index("5h")],
+                [0.9, 0.6],
+                [
+                    [card_index("6h"), card_index("4h"), card_index("2h")],
+                    [card_index("5s"), card_index("3h"), card_index("8h")],
+                ],
+                [[0.05, 0.01, 0.01], [0.2, 0.15, 0.1]],
+            ),
+            Detections.from_cards([("5s", (500, 500, 520, 530), 0.9)]),
+        ]
+    )
     merged = merge_corners(detections)
     assert [card.card for card in merged.cards] == ["5s", "3h", "5h"] and merged.conflicts == ()
 
 
 # One physical card, one card: the two index corners of one card that read differently.
+
 
 def _single(code, box, confidence):
     return (code, box, confidence)
@@ -233,9 +259,15 @@ def test_corners_too_close_or_too_far_for_one_card_stay_two_cards():
 
 # A misread neighbour is not a second corner: same-code boxes that cannot be one card's corners.
 
+
 def _read_as(code, box, confidence, runner_up, runner_up_confidence):
-    return Detections(np.array([box], dtype=np.float64), [card_index(code)], [confidence],
-                      [card_index(runner_up)], [runner_up_confidence])
+    return Detections(
+        np.array([box], dtype=np.float64),
+        [card_index(code)],
+        [confidence],
+        [card_index(runner_up)],
+        [runner_up_confidence],
+    )
 
 
 def test_a_half_hidden_neighbour_read_as_the_same_card_becomes_its_runner_up():
@@ -243,8 +275,9 @@ def test_a_half_hidden_neighbour_read_as_the_same_card_becomes_its_runner_up():
     # (real-val deal4)
     jack = (120, 100, 136, 140)
     king = (104, 104, 120, 144)
-    merged = merge_corners(Detections.concatenate([_read_as("Jd", jack, 0.95, "Qd", 0.01),
-                                                   _read_as("Jd", king, 0.6, "Kd", 0.3)]))
+    merged = merge_corners(
+        Detections.concatenate([_read_as("Jd", jack, 0.95, "Qd", 0.01), _read_as("Jd", king, 0.6, "Kd", 0.3)])
+    )
     assert [card.card for card in merged.cards] == ["Jd", "Kd"]
     king_card = merged.cards[1]
     assert king_card.boxes == (king,) and king_card.confidence == pytest.approx(0.3)
@@ -253,14 +286,20 @@ def test_a_half_hidden_neighbour_read_as_the_same_card_becomes_its_runner_up():
 
 def test_a_neighbour_misread_without_an_unread_runner_up_is_a_conflict_not_a_second_corner():
     jack, king = (120, 100, 136, 140), (104, 104, 120, 144)
-    merged = merge_corners(Detections.concatenate([_read_as("Jd", jack, 0.95, "Qd", 0.01),
-                                                   _read_as("Jd", king, 0.6, "Kd", 0.02)]))
+    merged = merge_corners(
+        Detections.concatenate([_read_as("Jd", jack, 0.95, "Qd", 0.01), _read_as("Jd", king, 0.6, "Kd", 0.02)])
+    )
     assert [card.card for card in merged.cards] == ["Jd"] and merged.cards[0].boxes == (jack,)
     assert len(merged.conflicts) == 1 and merged.conflicts[0].startswith("Jd seen in 2 places")
 
 
-@pytest.mark.parametrize("second", [(122, 103, 135, 138),   # a slightly smaller box inside the first
-                                    (129, 100, 145, 140)])  # shifted across: under half of it overlaps
+@pytest.mark.parametrize(
+    "second",
+    [
+        (122, 103, 135, 138),  # a slightly smaller box inside the first
+        (129, 100, 145, 140),
+    ],
+)  # shifted across: under half of it overlaps
 def test_one_index_seen_twice_is_one_card(second):
     # two passes over one index, or two boxes the detector's suppression kept
     merged = merge_corners(detections([("Jd", (120, 100, 136, 140), 0.9), ("Jd", second, 0.7)]))

@@ -4,6 +4,7 @@ These run the real YOLO model in models/ (or $GINSCORE_MODELS); they skip only w
 file is there. The floors below are the card-level numbers the shipped model must keep on the
 real photos of datasets/real/real-val (set from measured numbers when the model changes).
 """
+
 import io
 import json
 import shutil
@@ -13,10 +14,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.detector import DETECTOR_FILE, models_dir
+from vision.model_settings import DETECTOR_FILE
+from vision.paths import models_dir
 from web.cli import main as ginscore
 
-CARD_RECALL_FLOOR = 0.97     # measured 0.983 (339/345) on real-val with the shipped model (session 8, models/MODEL_CARD.md)
+CARD_RECALL_FLOOR = (
+    0.97  # measured 0.983 (339/345) on real-val with the shipped model (session 8, models/MODEL_CARD.md)
+)
 CARD_PRECISION_FLOOR = 0.98  # measured 1.000
 CLASSIFIER_CROP_FLOOR = 0.94  # measured 0.974 (the classifier alone on the 377 labelled index boxes)
 
@@ -25,7 +29,8 @@ REAL_VAL = REPO / "datasets" / "real" / "real-val"
 
 needs_model = pytest.mark.skipif(
     not ((models_dir() / DETECTOR_FILE).exists() or (models_dir() / "model.json").exists()),
-    reason=f"no detector model in {models_dir()} (the trained {DETECTOR_FILE} lives on main)")
+    reason=f"no detector model in {models_dir()} (the trained {DETECTOR_FILE} lives on main)",
+)
 needs_real_val = pytest.mark.skipif(not REAL_VAL.is_dir(), reason=f"real-val photos not found at {REAL_VAL}")
 
 
@@ -38,7 +43,7 @@ def table_photo(path: Path, size=(1600, 1200)) -> Path:
 @pytest.fixture(scope="module")
 def real_val_result():
     """The evaluation of the shipped model on all of real-val (computed once for this file)."""
-    from vision.evaluate import evaluate_folder
+    from vision.evaluation.evaluate import evaluate_folder
 
     return evaluate_folder(REAL_VAL)
 
@@ -129,12 +134,13 @@ def test_score_photo_without_cards_exits_2_saying_what_to_do(tmp_path, capsys):
 
 
 def test_score_reading_scores_two_recognised_spreads_with_the_engine():
-    from vision.cli import score_reading
-    from vision.recognise import reading_from_detections
     from vision_layout import detections, spread
 
-    top = ["As", "2s", "3s", "4s", "9h", "9d", "9c", "Kd", "Qd", "Jd"]       # gin
-    bottom = ["5h", "6h", "7h", "8h", "Tc", "Ts", "Th", "2c", "3d", "4c"]    # 9 deadwood
+    from vision.cli import score_reading
+    from vision.recognise import reading_from_detections
+
+    top = ["As", "2s", "3s", "4s", "9h", "9d", "9c", "Kd", "Qd", "Jd"]  # gin
+    bottom = ["5h", "6h", "7h", "8h", "Tc", "Ts", "Th", "2c", "3d", "4c"]  # 9 deadwood
     reading = reading_from_detections(detections(spread(top, 80, 60) + spread(bottom, 120, 700)), (1000, 1000))
     knocker, defender, result = score_reading(reading, "top")
     assert set(knocker) == set(top) and set(defender) == set(bottom)
@@ -151,8 +157,9 @@ def test_score_reading_scores_two_recognised_spreads_with_the_engine():
 
 @needs_model
 @needs_real_val
-def test_eval_prints_per_photo_and_total_numbers_and_maps_labels_by_code(small_eval_folder, real_val_result,
-                                                                         tmp_path, capsys):
+def test_eval_prints_per_photo_and_total_numbers_and_maps_labels_by_code(
+    small_eval_folder, real_val_result, tmp_path, capsys
+):
     out = tmp_path / "eval-annotated"
     assert ginscore(["eval", str(small_eval_folder), "--save-annotated", str(out)]) == 0
     text = capsys.readouterr().out
@@ -160,7 +167,7 @@ def test_eval_prints_per_photo_and_total_numbers_and_maps_labels_by_code(small_e
     assert "card recall" in text and "mAP50" in text and "box recall" in text
     assert sorted(p.name for p in out.iterdir()) == ["deal4.jpg", "deal5.jpg"]
 
-    from vision.evaluate import evaluate_folder
+    from vision.evaluation.evaluate import evaluate_folder
 
     shuffled = evaluate_folder(small_eval_folder)
     assert [p["cards_labelled"] for p in shuffled["photos"]] == [52, 52], "labels mapped by code"
@@ -184,7 +191,7 @@ def test_exif_rotated_photo_reads_like_the_upright_one(tmp_path):
     upright = Image.open(REAL_VAL / "images" / "deal2.jpg")
     stored = upright.transpose(Image.Transpose.ROTATE_90)  # the camera stored it sideways...
     exif = Image.Exif()
-    exif[0x0112] = 6                                           # ...and says: turn 90 degrees clockwise
+    exif[0x0112] = 6  # ...and says: turn 90 degrees clockwise
     buffer = io.BytesIO()
     stored.save(buffer, format="JPEG", quality=95, exif=exif.tobytes())
     rotated_reading, upright_reading = read_photo(buffer.getvalue()), read_photo(REAL_VAL / "images" / "deal2.jpg")

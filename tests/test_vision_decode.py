@@ -1,4 +1,5 @@
 """Decoding photos: formats, EXIF orientation, size limits and clear errors for bad files."""
+
 import io
 import struct
 import zlib
@@ -35,15 +36,26 @@ def is_red(pixel) -> bool:
 
 def png_header_only(width: int, height: int) -> bytes:
     """A PNG that claims width x height pixels (its pixel data is nearly empty): a decompression bomb."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    )
 
 
-@pytest.mark.parametrize("orientation, marker_at", [
-    (None, "top-left"), (1, "top-left"), (3, "bottom-right"), (6, "top-right"), (8, "bottom-left"),
-])
+@pytest.mark.parametrize(
+    "orientation, marker_at",
+    [
+        (None, "top-left"),
+        (1, "top-left"),
+        (3, "bottom-right"),
+        (6, "top-right"),
+        (8, "bottom-left"),
+    ],
+)
 def test_exif_orientation_is_applied(orientation, marker_at):
     decoded = decode_image(photo_bytes((400, 200), orientation))
     width, height = (200, 400) if orientation in (6, 8) else (400, 200)
@@ -99,12 +111,15 @@ def test_photo_just_over_the_pixel_limit_is_refused():
         decode_image(png_header_only(side, side))
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"", "empty"),
-    (b"this is a text file, not a photo", "not an image"),
-    (photo_bytes(file_format="GIF"), "GIF images are not supported"),
-    (photo_bytes((640, 480))[:3000], "damaged or cut short"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"", "empty"),
+        (b"this is a text file, not a photo", "not an image"),
+        (photo_bytes(file_format="GIF"), "GIF images are not supported"),
+        (photo_bytes((640, 480))[:3000], "damaged or cut short"),
+    ],
+)
 def test_bad_files_raise_image_error_saying_what_is_wrong(data, message):
     with pytest.raises(ImageError, match=message):
         decode_image(data, name="upload.jpg")

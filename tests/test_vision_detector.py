@@ -3,6 +3,8 @@
 The models here are built untrained from ultralytics' bundled architecture files (nothing is
 downloaded): their boxes are noise, but they run the real code paths of both layouts.
 """
+
+import itertools
 import json
 import os
 import time
@@ -12,10 +14,17 @@ import pytest
 
 from engine.cards import CARD_CODES
 from vision.detections import Detections
-from vision.detector import (CLASSIFIER_FILE, DEFAULT_MODELS_DIR, DETECTOR_FILE, PASS_MERGE_IOU, CardIndexDetector,
-                             ModelError, _tile_spans, kept_readings, merge_proposals, one_reading_per_index,
-                             read_model_settings,
-                             suppress_duplicates)
+from vision.detector import (
+    PASS_MERGE_IOU,
+    CardIndexDetector,
+    _tile_spans,
+    kept_readings,
+    merge_proposals,
+    one_reading_per_index,
+    suppress_duplicates,
+)
+from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, ModelError, read_model_settings
+from vision.paths import DEFAULT_MODELS_DIR
 from vision.reading import PhotoReading
 from vision.recognise import recognise
 
@@ -49,7 +58,9 @@ def model_folders(tmp_path_factory):
     root = tmp_path_factory.mktemp("models")
     return {
         "52": build_untrained(root / "52", list(CARD_CODES)),
-        "two-stage": build_untrained(root / "two", ["index"], [c.lower() if c[0] in "TJQKA" else c for c in CARD_CODES[::-1]]),
+        "two-stage": build_untrained(
+            root / "two", ["index"], [c.lower() if c[0] in "TJQKA" else c for c in CARD_CODES[::-1]]
+        ),
         "not cards": build_untrained(root / "dogs", ["dog", "cat"]),
         "rejecting": build_untrained(root / "rejecting", ["index"], list(CARD_CODES) + ["none"]),
     }
@@ -107,11 +118,17 @@ def test_model_folder_settings(tmp_path):
     with pytest.raises(ModelError, match="no detector model"):
         read_model_settings(tmp_path)
     (tmp_path / "det.pt").write_bytes(b"x")
-    (tmp_path / "model.json").write_text(json.dumps({"detector": "det.pt", "classifier": None, "imgsz": 800,
-                                                     "conf": 0.4, "webcam_imgsz": 480}))
+    (tmp_path / "model.json").write_text(
+        json.dumps({"detector": "det.pt", "classifier": None, "imgsz": 800, "conf": 0.4, "webcam_imgsz": 480})
+    )
     settings = read_model_settings(tmp_path)
-    assert (settings.detector.name, settings.classifier, settings.imgsz, settings.conf, settings.webcam_imgsz) == \
-        ("det.pt", None, 800, 0.4, 480)
+    assert (
+        settings.detector.weights.name,
+        settings.classifiers.main,
+        settings.detector.imgsz,
+        settings.decision.conf,
+        settings.detector.webcam_imgsz,
+    ) == ("det.pt", None, 800, 0.4, 480)
     (tmp_path / "model.json").write_text("{broken")
     with pytest.raises(ModelError, match="not valid JSON"):
         read_model_settings(tmp_path)
@@ -122,9 +139,9 @@ def test_model_json_names_one_partner_classifier_or_a_list_and_a_missing_one_is_
         (tmp_path / name).write_bytes(b"x")
     card = {"detector": "det.pt", "classifier": None}
     (tmp_path / "model.json").write_text(json.dumps({**card, "partner_classifier": "a.pt"}))
-    assert [p.name for p in read_model_settings(tmp_path).partner_classifiers] == ["a.pt"]
+    assert [p.name for p in read_model_settings(tmp_path).classifiers.partners] == ["a.pt"]
     (tmp_path / "model.json").write_text(json.dumps({**card, "partner_classifier": ["a.pt", "b.pt"]}))
-    assert [p.name for p in read_model_settings(tmp_path).partner_classifiers] == ["a.pt", "b.pt"]
+    assert [p.name for p in read_model_settings(tmp_path).classifiers.partners] == ["a.pt", "b.pt"]
     (tmp_path / "model.json").write_text(json.dumps({**card, "partner_classifier": ["a.pt", "gone.pt"]}))
     with pytest.raises(ModelError, match="gone.pt, which does not exist"):
         read_model_settings(tmp_path)
@@ -132,51 +149,58 @@ def test_model_json_names_one_partner_classifier_or_a_list_and_a_missing_one_is_
 
 def test_the_shipped_reader_loads_every_partner_classifier_it_names_and_a_retrain_keeps_them():
     info = json.loads((DEFAULT_MODELS_DIR / "model.json").read_text())
-    names = info.get("partner_classifier") or []
-    names = [names] if isinstance(names, str) else names
+    names = info["classifiers"].get("partners", [])
+    assert names, "the shipped reader has partner classifiers"
     settings = read_model_settings(DEFAULT_MODELS_DIR)
-    assert [p.name for p in settings.partner_classifiers] == names
+    assert [p.name for p in settings.classifiers.partners] == names
     assert len(CardIndexDetector(settings)._partners) == len(names)
-    from vision.retrain import model_files
+    from vision.training.retrain import model_files
 
     assert set(names) <= set(model_files(DEFAULT_MODELS_DIR)), "a retrain's rollback must keep every partner"
 
 
 def test_an_up_to_date_onnx_export_is_preferred_and_a_stale_one_ignored(tmp_path, monkeypatch):
-    import vision.detector as detector_module
+    import vision.model_settings
 
-    monkeypatch.setattr(detector_module, "onnx_runtime_available", lambda: True)
+    monkeypatch.setattr(vision.model_settings, "onnx_runtime_available", lambda: True)
     (tmp_path / DETECTOR_FILE).write_bytes(b"pt")
     (tmp_path / "card_index_detector.onnx").write_bytes(b"onnx")
     now = time.time()
     os.utime(tmp_path / DETECTOR_FILE, (now - 100, now - 100))
-    assert read_model_settings(tmp_path).detector.suffix == ".onnx"
+    assert read_model_settings(tmp_path).detector.weights.suffix == ".onnx"
     os.utime(tmp_path / DETECTOR_FILE, (now + 100, now + 100))  # the .pt was retrained after the export
-    assert read_model_settings(tmp_path).detector.suffix == ".pt"
+    assert read_model_settings(tmp_path).detector.weights.suffix == ".pt"
     monkeypatch.setenv("GINSCORE_ONNX", "0")
     os.utime(tmp_path / DETECTOR_FILE, (now - 100, now - 100))
-    assert read_model_settings(tmp_path).detector.suffix == ".pt"
+    assert read_model_settings(tmp_path).detector.weights.suffix == ".pt"
 
 
 def test_tiles_cover_the_image_and_overlap():
     spans = _tile_spans(1000, 3)
     assert spans[0][0] == 0 and spans[-1][1] == 1000
-    assert all(a[1] > b[0] for a, b in zip(spans, spans[1:])), "neighbours overlap"
+    assert all(a[1] > b[0] for a, b in itertools.pairwise(spans)), "neighbours overlap"
 
 
 def test_duplicate_boxes_across_tiles_keep_the_surest():
-    found = Detections.from_cards([("Ts", (0, 0, 20, 40), 0.6), ("Ts", (1, 1, 21, 41), 0.9),
-                                   ("9s", (2, 0, 22, 40), 0.5), ("Ah", (100, 100, 120, 140), 0.3)])
+    found = Detections.from_cards(
+        [
+            ("Ts", (0, 0, 20, 40), 0.6),
+            ("Ts", (1, 1, 21, 41), 0.9),
+            ("9s", (2, 0, 22, 40), 0.5),
+            ("Ah", (100, 100, 120, 140), 0.3),
+        ]
+    )
     kept = suppress_duplicates(found)
-    assert sorted(zip(kept.codes, kept.confidence.round(2))) == [("Ah", 0.3), ("Ts", 0.9)]
+    assert sorted(zip(kept.codes, kept.confidence.round(2), strict=True)) == [("Ah", 0.3), ("Ts", 0.9)]
 
 
 def test_two_passes_boxes_framing_one_index_differently_are_both_read_and_the_surer_reading_stays():
     # real-val deal4 at zoom x2: the first pass frames the lower half of a big J of spades (0.90), the
     # close-up pass the whole index (0.79); a second box of the close-up pass nearly repeats the first
     partial, whole, repeat = (933, 482, 993, 556), (925, 445, 995, 561), (932, 483, 994, 557)
-    boxes, scores = merge_proposals(np.array([partial, whole, repeat], dtype=np.float64), np.array([0.90, 0.79, 0.60]),
-                                    PASS_MERGE_IOU)
+    boxes, scores = merge_proposals(
+        np.array([partial, whole, repeat], dtype=np.float64), np.array([0.90, 0.79, 0.60]), PASS_MERGE_IOU
+    )
     assert sorted(map(tuple, boxes.tolist())) == sorted([partial, whole]), "near repeats merge, other framings stay"
     # the classifier reads the half index as 2s, unsurely, and the whole index as Js
     readings = Detections.from_cards([("2s", partial, 0.30), ("Js", whole, 0.84)])
@@ -196,10 +220,12 @@ class TileProbe(CardIndexDetector):
     def detect(self, pixels, imgsz=None, conf=None, rotations=None, proposal_conf=None):
         height, width = pixels.shape[:2]
         self.tiles_seen.append((width, height))
-        return Detections.from_cards([
-            ("Ts", (width / 2 - 8, height / 2 - 20, width / 2 + 8, height / 2 + 20), 0.9),
-            ("9s", (width - 10, 10, width, 50), 0.8),
-        ])
+        return Detections.from_cards(
+            [
+                ("Ts", (width / 2 - 8, height / 2 - 20, width / 2 + 8, height / 2 + 20), 0.9),
+                ("9s", (width - 10, 10, width, 50), 0.8),
+            ]
+        )
 
 
 def test_tiled_detection_maps_tile_boxes_into_the_photo_and_drops_boxes_cut_by_inner_edges():
@@ -217,8 +243,9 @@ def test_tiled_detection_maps_tile_boxes_into_the_photo_and_drops_boxes_cut_by_i
 def test_crops_are_classified_at_the_classifiers_training_size(model_folders, tmp_path):
     import torch
 
-    assert CardIndexDetector(read_model_settings(model_folders["two-stage"]))._classifier_imgsz == 64, \
+    assert CardIndexDetector(read_model_settings(model_folders["two-stage"]))._classifier_imgsz == 64, (
         "never trained: the crop size of vision.crops"
+    )
     folder = tmp_path / "trained"
     folder.mkdir()
     (folder / DETECTOR_FILE).write_bytes((model_folders["two-stage"] / DETECTOR_FILE).read_bytes())
@@ -235,18 +262,20 @@ def test_model_json_sets_proposal_threshold_and_detector_weight(model_folders, t
     shutil.copytree(model_folders["two-stage"], folder)
     (folder / "model.json").write_text(json.dumps({"conf": 0.3, "proposal_conf": 0.02, "detector_weight": 0.5}))
     settings = read_model_settings(folder)
-    assert (settings.conf, settings.proposal_conf, settings.detector_weight) == (0.3, 0.02, 0.5)
+    assert (settings.decision.conf, settings.detector.proposal_conf, settings.decision.detector_weight) == (
+        0.3,
+        0.02,
+        0.5,
+    )
     plain = read_model_settings(model_folders["two-stage"])
-    assert plain.detector_weight == 1.0, "without model.json a reading's confidence is detector x classifier"
+    assert plain.decision.detector_weight == 1.0, "without model.json a reading's confidence is detector x classifier"
 
 
 def test_a_reading_confidence_weighs_the_detector_by_detector_weight(model_folders, tmp_path):
     """Same boxes, same classifier: with weight 0.5 every confidence is the weight-1 one over sqrt(detector)."""
-    import dataclasses
-
     settings = read_model_settings(model_folders["two-stage"])
     full = CardIndexDetector(settings).detect(photo(3), imgsz=320, conf=1e-9)
-    half = CardIndexDetector(dataclasses.replace(settings, detector_weight=0.5)).detect(photo(3), imgsz=320, conf=1e-9)
+    half = CardIndexDetector(settings.replace(decision={"detector_weight": 0.5})).detect(photo(3), imgsz=320, conf=1e-9)
     assert len(full) == len(half) > 0
     np.testing.assert_allclose(half.xyxy, full.xyxy)
     assert (half.confidence > full.confidence).all(), "an untrained detector is unsure: sqrt raises its share"
@@ -290,7 +319,7 @@ def test_a_classifier_trained_on_isolated_crops_reads_isolated_crops(model_folde
         shutil.copy(model_file, tmp_path / model_file.name)
     (tmp_path / "model.json").write_text(json.dumps({"classifier_isolate": 0.1}))
     detector = CardIndexDetector(read_model_settings(tmp_path))
-    assert detector.settings.classifier_isolate == 0.1
+    assert detector.settings.classifiers.isolate == 0.1
     boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float)
     plain = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz) for box in boxes]
     isolated = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz, isolate=0.1) for box in boxes]
@@ -310,34 +339,46 @@ def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_
     # an untrained detector's boxes all score far below 0.99: none comes in the usual way
     card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 0.25, "proposal_conf": 0.99, "review_below": 0.5}
     assert len(detector_with(model_folders["two-stage"], tmp_path, card).detect(photo())) == 0
-    detector = detector_with(model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 0.0})
+    detector = detector_with(
+        model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 0.0}
+    )
     found = detector.detect(photo())
     assert len(found) > 0
     assert ((found.confidence >= 0.25) & (found.confidence < 0.5)).all(), found.confidence
     assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no second way in"
-    detector = detector_with(model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0})
+    detector = detector_with(
+        model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0}
+    )
     assert len(detector.detect(photo())) == 0, "the classifier must be sure"
 
 
-def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the_reading_json(model_folders,
-                                                                                               tmp_path):
+def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the_reading_json(model_folders, tmp_path):
     """model.json doubted_proposal_conf / doubted_reject_gate: a box the detector is sure of is dropped
     only when a classifier says "not a card" at least doubted_reject_gate surely; read between the two
     gates, it is held below review_below (also once the reading is written to JSON, where confidences
     are rounded), and webcam frames never read such cards."""
     # every crop's "not a card" probability is far above 1e-9: the gate drops every box
-    card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 1e-6, "proposal_conf": 1e-6, "review_below": 0.5,
-            "reject_gate": 1e-9, "detector_weight": 0.0}
+    card = {
+        "imgsz": 320,
+        "webcam_imgsz": 256,
+        "conf": 1e-6,
+        "proposal_conf": 1e-6,
+        "review_below": 0.5,
+        "reject_gate": 1e-9,
+        "detector_weight": 0.0,
+    }
     assert len(detector_with(model_folders["rejecting"], tmp_path, card).detect(photo())) == 0
-    detector = detector_with(model_folders["rejecting"], tmp_path,
-                             {**card, "doubted_proposal_conf": 1e-6, "doubted_reject_gate": 1.01})
+    detector = detector_with(
+        model_folders["rejecting"], tmp_path, {**card, "doubted_proposal_conf": 1e-6, "doubted_reject_gate": 1.01}
+    )
     found = detector.detect(photo())
     assert len(found) > 0
     assert (found.confidence < 0.5).all(), found.confidence
     assert all(round(float(c), 4) < 0.5 for c in found.confidence), "flagged once written as JSON too"
     assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no doubted cards"
-    detector = detector_with(model_folders["rejecting"], tmp_path,
-                             {**card, "doubted_proposal_conf": 1.0, "doubted_reject_gate": 1.01})
+    detector = detector_with(
+        model_folders["rejecting"], tmp_path, {**card, "doubted_proposal_conf": 1.0, "doubted_reject_gate": 1.01}
+    )
     assert len(detector.detect(photo())) == 0, "only boxes the detector is sure of"
 
 
@@ -347,8 +388,9 @@ def test_a_card_held_for_review_is_still_flagged_after_its_confidence_is_rounded
     from vision.detector import FLAG_MARGIN, flagged_below
 
     scores, probabilities = np.array([0.1]), np.array([[0.999]])
-    keep, confidence = kept_readings(scores, probabilities, 0.0, 0.2, 0.25, sure=(0.05, 0.97), kept_at=0.25,
-                                     review_below=0.5)
+    keep, confidence = kept_readings(
+        scores, probabilities, 0.0, 0.2, 0.25, sure=(0.05, 0.97), kept_at=0.25, review_below=0.5
+    )
     assert keep.tolist() == [True]
     assert round(float(confidence[0, 0]), 4) < 0.5
     assert flagged_below(0.5) == pytest.approx(0.5 - FLAG_MARGIN)
@@ -363,7 +405,7 @@ def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_re
     balanced = crop_index(card, (30, 30, 70, 70))
     raw = crop_index(card, (30, 30, 70, 70), balance=False)
     paper, ink = balanced[2, 2].astype(int), balanced[32, 32].astype(int)
-    assert np.ptp(paper) <= 2                      # the paper comes out grey
-    assert np.ptp(raw[2, 2].astype(int)) > 50      # unbalanced, it keeps the cast
-    assert ink[2] > ink[0] + 40                    # the index is red (BGR: R above B), not purple
-    assert raw[32, 32, 2] - raw[32, 32, 0] < 70    # (unbalanced: far less red than the balanced one)
+    assert np.ptp(paper) <= 2  # the paper comes out grey
+    assert np.ptp(raw[2, 2].astype(int)) > 50  # unbalanced, it keeps the cast
+    assert ink[2] > ink[0] + 40  # the index is red (BGR: R above B), not purple
+    assert raw[32, 32, 2] - raw[32, 32, 0] < 70  # (unbalanced: far less red than the balanced one)

@@ -4,15 +4,19 @@ floors on the real photo sets (datasets/real) that a retrained model must not lo
 The floors are set from measured numbers of the shipped model (models/MODEL_CARD.md), a little below
 them so that noise-free re-runs pass and a real regression fails.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.detector import DEFAULT_MODELS_DIR, DETECTOR_FILE
+from vision.model_settings import DETECTOR_FILE
+from vision.paths import DEFAULT_MODELS_DIR
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(),
-                                                   reason="no shipped model in models/")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/"),
+]
 
 REAL = DEFAULT_MODELS_DIR.parent / "datasets" / "real"
 
@@ -42,36 +46,55 @@ def _val_deck(assets, deck_id="bonded"):
 @pytest.mark.parametrize("seed", range(1, 13))
 def test_a_table_with_a_score_pad_and_a_newspaper_and_no_cards_reads_no_card(seed):
     from vision.recognise import read_photo
-    from vision.synth import clutter
-    from vision.synth.camera import Camera
-    from vision.synth.dataset import load_synth_assets
-    from vision.synth.scene import render_scene
+    from vision.training.synth import clutter
+    from vision.training.synth.camera import Camera
+    from vision.training.synth.dataset import load_synth_assets
+    from vision.training.synth.scene import render_scene
 
     assets = load_synth_assets(None)
     rng = np.random.default_rng(seed)
-    sheets = [clutter.ClutterSheet("score_pad", clutter.make_sheet(rng, "score_pad"), -0.9, 0.1, 4.0, 1.8),
-              clutter.ClutterSheet("newspaper", clutter.make_sheet(rng, "newspaper"), 1.2, -0.2, -8.0, 2.6)]
+    sheets = [
+        clutter.ClutterSheet("score_pad", clutter.make_sheet(rng, "score_pad"), -0.9, 0.1, 4.0, 1.8),
+        clutter.ClutterSheet("newspaper", clutter.make_sheet(rng, "newspaper"), 1.2, -0.2, -8.0, 2.6),
+    ]
     camera = Camera(tilt=10.0, yaw=0.0, roll=0.0, card_pixels=380.0, image_size=(1600, 1200))
-    scene = render_scene(rng, _val_deck(assets), [], assets["photos"][2:3], (1600, 1200), placements=[],
-                         camera=camera, effects=False, clutter_sheets=sheets)
+    scene = render_scene(
+        rng,
+        _val_deck(assets),
+        [],
+        assets["photos"][2:3],
+        (1600, 1200),
+        placements=[],
+        camera=camera,
+        effects=False,
+        clutter_sheets=sheets,
+    )
     reading = read_photo(scene.image)
     assert reading.cards == (), f"seed {seed}: read {[c.card for c in reading.cards]} on a table with no card"
 
 
 def test_a_close_up_of_one_spread_reads_every_card():
     from vision.recognise import read_spread
-    from vision.synth.camera import Camera
-    from vision.synth.dataset import load_synth_assets
-    from vision.synth.layouts import Placement
-    from vision.synth.scene import render_scene
+    from vision.training.synth.camera import Camera
+    from vision.training.synth.dataset import load_synth_assets
+    from vision.training.synth.layouts import Placement
+    from vision.training.synth.scene import render_scene
 
     assets = load_synth_assets(None)
     hand = ["4h", "5h", "6h", "9c", "9d", "9s", "Kd"]
     placements = [Placement(code, -0.75 + 0.25 * i, 0.0, 0.0) for i, code in enumerate(hand)]
     # the spread fills the frame: index corners about a fifth of the image height
     camera = Camera(tilt=8.0, yaw=0.0, roll=0.0, card_pixels=1050.0, image_size=(2400, 1600))
-    scene = render_scene(np.random.default_rng(7), _val_deck(assets), [], assets["photos"][3:4], (2400, 1600),
-                         placements=placements, camera=camera, effects=False)
+    scene = render_scene(
+        np.random.default_rng(7),
+        _val_deck(assets),
+        [],
+        assets["photos"][3:4],
+        (2400, 1600),
+        placements=placements,
+        camera=camera,
+        effects=False,
+    )
     assert min(label.box[3] - label.box[1] for label in scene.labels) > 0.1 * 1600, "not a close-up"
     reading = read_spread(scene.image)
     assert sorted(c.card for c in reading.cards) == sorted(hand)
@@ -84,7 +107,8 @@ def test_a_half_hidden_ten_the_detector_is_sure_of_is_shown_for_review_not_dropp
     never silently dropped."""
     import cv2
 
-    from vision.detector import load_detector, review_threshold
+    from vision.detector import load_detector
+    from vision.model_settings import review_threshold
     from vision.recognise import read_photo
 
     detector = load_detector()
@@ -95,7 +119,7 @@ def test_a_half_hidden_ten_the_detector_is_sure_of_is_shown_for_review_not_dropp
 
 
 def test_real_clutter_floors():
-    from vision.evaluate import evaluate_rank_folder
+    from vision.evaluation.evaluate import evaluate_rank_folder
 
     result = evaluate_rank_folder(REAL / "real-clutter")
     assert result["rank_precision"] >= RANK_PRECISION_FLOOR, result["rank_precision"]
@@ -104,7 +128,7 @@ def test_real_clutter_floors():
 
 
 def test_real_val_scale_curve_floors():
-    from vision.evaluate import evaluate_scale_curve
+    from vision.evaluation.evaluate import evaluate_scale_curve
 
     rows = {row["variant"]: row for row in evaluate_scale_curve(REAL / "real-val", [2.0, 3.0], [0.33])}
     for variant, floor in SCALE_FLOORS.items():

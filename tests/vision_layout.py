@@ -4,6 +4,7 @@ Proportions follow a poker card (63 x 88 mm) photographed from above: a card is 
 its index box (rank over suit) 16 x 40 px, so the two corner indices of one card lie about 4.2
 index-box lengths apart, as on the real photos of real-val.
 """
+
 from __future__ import annotations
 
 from vision.detections import Detections
@@ -20,8 +21,9 @@ def corner_boxes(x: float, y: float, both_corners: bool = True) -> list[tuple[fl
     return boxes
 
 
-def spread(codes: list[str], x: float, y: float, step: float = 40.0, confidence: float = 0.9,
-           vertical: bool = False) -> list[tuple[str, tuple, float]]:
+def spread(
+    codes: list[str], x: float, y: float, step: float = 40.0, confidence: float = 0.9, vertical: bool = False
+) -> list[tuple[str, tuple, float]]:
     """Rows for Detections.from_cards: cards overlapping by ``step`` px (along x, or y when vertical).
 
     Only the last card shows its bottom-right corner fully; the others show both corners too (the

@@ -3,6 +3,7 @@
 Cards of the first hand (top/left) are drawn in blue, the second hand in orange, cards in a
 conflict in red; labelled boxes (evaluation) can be drawn as thin green outlines underneath.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,8 +19,9 @@ CONFLICT_BGR = (40, 40, 230)
 LABEL_BGR = (60, 200, 60)
 
 
-def annotate_reading(pixels: np.ndarray, reading: PhotoReading, to_original: float = 1.0,
-                     labels: Detections | None = None) -> np.ndarray:
+def annotate_reading(
+    pixels: np.ndarray, reading: PhotoReading, to_original: float = 1.0, labels: Detections | None = None
+) -> np.ndarray:
     """A copy of ``pixels`` with every card's boxes, code and confidence drawn.
 
     ``to_original`` is the factor from ``pixels`` to the reading's photo coordinates (boxes are
@@ -38,7 +40,9 @@ def annotate_reading(pixels: np.ndarray, reading: PhotoReading, to_original: flo
     conflicted = {text.split()[0] for text in reading.conflicts}
     first_hand = set(reading.hands[0])
     for card in reading.cards:
-        colour = CONFLICT_BGR if card.card in conflicted else FIRST_HAND_BGR if card.card in first_hand else SECOND_HAND_BGR
+        colour = (
+            CONFLICT_BGR if card.card in conflicted else FIRST_HAND_BGR if card.card in first_hand else SECOND_HAND_BGR
+        )
         for box in card.boxes:
             x0, y0, x1, y1 = (int(round(v * scale)) for v in box)
             cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, thickness)
@@ -46,13 +50,22 @@ def annotate_reading(pixels: np.ndarray, reading: PhotoReading, to_original: flo
             (width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness)
             top = max(0, y0 - height - baseline - 2)
             cv2.rectangle(canvas, (x0, top), (x0 + width + 2, top + height + baseline + 2), colour, -1)
-            cv2.putText(canvas, text, (x0 + 1, top + height + 1), cv2.FONT_HERSHEY_SIMPLEX, font_scale,
-                        (255, 255, 255), thickness, cv2.LINE_AA)
+            cv2.putText(
+                canvas,
+                text,
+                (x0 + 1, top + height + 1),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                font_scale,
+                (255, 255, 255),
+                thickness,
+                cv2.LINE_AA,
+            )
     return canvas
 
 
-def save_annotated(path: Path, pixels: np.ndarray, reading: PhotoReading, to_original: float = 1.0,
-                   labels: Detections | None = None) -> Path:
+def save_annotated(
+    path: Path, pixels: np.ndarray, reading: PhotoReading, to_original: float = 1.0, labels: Detections | None = None
+) -> Path:
     """Draw a reading and write it as a JPEG (or PNG, by the suffix) at ``path``."""
     import cv2
 

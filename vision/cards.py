@@ -10,6 +10,7 @@ deck or a misread (in a squeezed spread, a half-hidden neighbour read as this ca
 next-best card when that was read nowhere else, or it is reported as a conflict; it is never
 silently dropped.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -53,7 +54,7 @@ class MergedCards:
     extra_readings: tuple[CardReading, ...] = ()  # the other places a conflicting code was seen
 
 
-def card_confidence(box_confidences: "list[float] | np.ndarray") -> float:
+def card_confidence(box_confidences: list[float] | np.ndarray) -> float:
     """One card's confidence from its corners': the chance that not every corner is wrong.
 
     Two corners that agree make a card surer than either alone (noisy-or).
@@ -100,11 +101,14 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
                 groups.append([int(i)])
         grouped.append((class_id, same_code, groups, [_places(same_code[group], spans[0]) for group in groups]))
     # a card surely read at three or more places shows that this deck prints four corner indices
-    four_corners = any(len(places) >= 3 and min(places) >= UNSURE_CORNER
-                       for *_, places_of_groups in grouped for places in places_of_groups)
+    four_corners = any(
+        len(places) >= 3 and min(places) >= UNSURE_CORNER
+        for *_, places_of_groups in grouped
+        for places in places_of_groups
+    )
     for class_id, same_code, groups, places_of_groups in grouped:
         readings = []
-        for group, places in zip(groups, places_of_groups):
+        for group, places in zip(groups, places_of_groups, strict=True):
             reading = CardReading(
                 card=CARD_CODES[class_id],
                 confidence=card_confidence(same_code.confidence[group]),
@@ -113,10 +117,12 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
             )
             if len(places) >= 3 and min(places) < UNSURE_CORNER and not four_corners:
                 reading = replace(reading, confidence=min(reading.confidence, DISAGREEING_CORNERS_CONFIDENCE))
-                conflicts.append(f"{reading.card} read in more corners than a card has ({_place(reading)}): "
-                                 f"a card beside it may have been misread as {reading.card}; check the cards around it")
+                conflicts.append(
+                    f"{reading.card} read in more corners than a card has ({_place(reading)}): "
+                    f"a card beside it may have been misread as {reading.card}; check the cards around it"
+                )
             readings.append(reading)
-        order_of = {id(reading): group for reading, group in zip(readings, groups)}
+        order_of = {id(reading): group for reading, group in zip(readings, groups, strict=True)}
         readings.sort(key=lambda reading: -reading.confidence)
         cards.append(readings[0])
         for reading in readings[1:]:
@@ -133,8 +139,10 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
         extras.append(reading)
         same = [card for card in cards if card.card == reading.card] + [reading]
         places = ", ".join(_place(r) for r in same)
-        conflicts.append(f"{reading.card} seen in {len(same)} places that cannot be one card "
-                         f"({places}): a second deck or a misread; check this card")
+        conflicts.append(
+            f"{reading.card} seen in {len(same)} places that cannot be one card "
+            f"({places}): a second deck or a misread; check this card"
+        )
     cards, corner_conflicts = pair_opposite_corners(cards, unit)
     conflicts.extend(corner_conflicts)
     cards.sort(key=lambda reading: CARD_CODES.index(reading.card))
@@ -191,7 +199,7 @@ def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[C
     centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for card in cards for b in card.boxes]).reshape(-1, 2)
     candidates = []
     for k, i in enumerate(singles):
-        for j in singles[k + 1:]:
+        for j in singles[k + 1 :]:
             distance = _could_be_opposite_corners(cards[i], cards[j], unit)
             if distance is not None and not _index_on_face(cards[i].boxes[0], cards[j].boxes[0], centres):
                 candidates.append((abs(distance - 4.2), i, j))
@@ -203,10 +211,16 @@ def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[C
             continue
         used.update((i, j))
         surer, other = (cards[i], cards[j]) if cards[i].confidence >= cards[j].confidence else (cards[j], cards[i])
-        merged[i] = CardReading(card=surer.card, confidence=min(surer.confidence, DISAGREEING_CORNERS_CONFIDENCE),
-                                boxes=surer.boxes + other.boxes, runner_ups=(other.card,))
-        conflicts.append(f"{surer.card} or {other.card}: the two corners of one card read differently "
-                         f"({_place(surer)}); check this card")
+        merged[i] = CardReading(
+            card=surer.card,
+            confidence=min(surer.confidence, DISAGREEING_CORNERS_CONFIDENCE),
+            boxes=surer.boxes + other.boxes,
+            runner_ups=(other.card,),
+        )
+        conflicts.append(
+            f"{surer.card} or {other.card}: the two corners of one card read differently "
+            f"({_place(surer)}); check this card"
+        )
     return [merged.get(i, card) for i, card in enumerate(cards) if i not in used or i in merged], conflicts
 
 
@@ -214,7 +228,7 @@ def _places(boxes: Detections, same_index: float) -> list[float]:
     """The distinct places of one card's boxes (boxes that are not one index seen twice), as the surest
     confidence read at each, surest first."""
     places: list[tuple[np.ndarray, float]] = []
-    for box, confidence in sorted(zip(boxes.xyxy, boxes.confidence.tolist()), key=lambda item: -item[1]):
+    for box, confidence in sorted(zip(boxes.xyxy, boxes.confidence.tolist(), strict=True), key=lambda item: -item[1]):
         if not any(_one_index(box, other, same_index) for other, _ in places):
             places.append((box, confidence))
     return [confidence for _, confidence in places]
@@ -239,7 +253,9 @@ def _can_share_card(a: np.ndarray, b: np.ndarray, same_index: float, min_span: f
 def _runner_up_codes(boxes: Detections, own_id: int, floor: float = 0.05) -> tuple[str, ...]:
     """The other cards the boxes could show with at least ``floor`` confidence, likeliest first."""
     best: dict[int, float] = {}
-    for card_id, confidence in zip(boxes.runner_up_id.ravel().tolist(), boxes.runner_up_confidence.ravel().tolist()):
+    for card_id, confidence in zip(
+        boxes.runner_up_id.ravel().tolist(), boxes.runner_up_confidence.ravel().tolist(), strict=True
+    ):
         if card_id != own_id and confidence >= floor:
             best[card_id] = max(best.get(card_id, 0.0), confidence)
     return tuple(CARD_CODES[i] for i in sorted(best, key=lambda i: -best[i]))

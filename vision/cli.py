@@ -1,7 +1,8 @@
-"""Sub-commands of ``ginscore`` for this part (see web/cli.py): ``detect``, ``score`` and ``eval``.
+"""Sub-commands of ``ginscore`` for reading photos (see web/cli.py): ``detect``, ``score`` and ``export``.
 
 Heavy imports (ultralytics, torch, OpenCV) happen inside the command functions only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -9,79 +10,80 @@ import json
 import sys
 from pathlib import Path
 
+from vision.hands import UNSURE_SPLIT
+
 KNOCKER_SIDES = ("top", "bottom", "left", "right")
-UNSURE_SPLIT = 0.3  # below this split confidence the commands warn that the hands may be mixed up
 
 
-def add_commands(commands: "argparse._SubParsersAction") -> None:
+def add_commands(commands: argparse._SubParsersAction) -> None:
     """Register this part's sub-commands on the ``ginscore`` parser."""
-    detect = commands.add_parser("detect", help="read the cards in photos (and split them into two hands)",
-                                 description="Detect the cards in each photo and split them into the two spreads.")
+    detect = commands.add_parser(
+        "detect",
+        help="read the cards in photos (and split them into two hands)",
+        description="Detect the cards in each photo and split them into the two spreads.",
+    )
     detect.add_argument("photos", nargs="+", metavar="PHOTO", help="JPEG, PNG, WebP or HEIC photo")
     detect.add_argument("--json", action="store_true", help="print a JSON list, one object per photo")
-    detect.add_argument("--save-annotated", metavar="DIR", type=Path,
-                        help="write each photo with its boxes, codes and confidences drawn into DIR")
+    detect.add_argument(
+        "--save-annotated",
+        metavar="DIR",
+        type=Path,
+        help="write each photo with its boxes, codes and confidences drawn into DIR",
+    )
     detect.add_argument("--single", action="store_true", help="each photo shows ONE player's spread")
-    _add_model_options(detect)
+    add_model_options(detect)
     detect.set_defaults(run=run_detect)
 
-    score = commands.add_parser("score", help="read a showdown photo and score the hand",
-                                description="Recognise both spreads in one photo and score the hand with the rules engine.")
+    score = commands.add_parser(
+        "score",
+        help="read a showdown photo and score the hand",
+        description="Recognise both spreads in one photo and score the hand with the rules engine.",
+    )
     score.add_argument("photo", metavar="PHOTO")
-    score.add_argument("--knocker", choices=KNOCKER_SIDES,
-                       help="where the knocker's spread lies in the photo (default: the top or left spread)")
+    score.add_argument(
+        "--knocker",
+        choices=KNOCKER_SIDES,
+        help="where the knocker's spread lies in the photo (default: the top or left spread)",
+    )
     score.add_argument("--rules", metavar="NAME", help="rules variant (default: the engine's standard rules)")
     score.add_argument("--upcard", metavar="C", help="the first upcard (used by variants such as Oklahoma)")
     score.add_argument("--json", action="store_true", help="print the reading and the result as JSON")
-    _add_model_options(score)
+    add_model_options(score)
     score.set_defaults(run=run_score)
 
-    evaluate = commands.add_parser("eval", help="measure the recogniser on labelled photos",
-                                   description="Card-level recall/precision, photos read exactly, box mAP50, "
-                                               "class-agnostic box recall and the most confused cards on a folder "
-                                               "with images/, labels/ (YOLO txt) and classes.txt.")
-    evaluate.add_argument("folder", metavar="DIR", type=Path)
-    evaluate.add_argument("--save-annotated", metavar="OUT", type=Path,
-                          help="write each photo with the reading (and the labels in green) into OUT")
-    evaluate.add_argument("--json", action="store_true", help="print the full result as JSON")
-    evaluate.add_argument("--zoom", metavar="Z,Z", type=_factors,
-                          help="also read each photo as if taken Z times closer (four crops of 1/Z of the side, "
-                               "scaled up), e.g. 2,3: prints the scale curve")
-    evaluate.add_argument("--shrink", metavar="S,S", type=_factors,
-                          help="also read each photo shrunk to S of its size on a plain table (further away), e.g. 0.5,0.33")
-    _add_model_options(evaluate)
-    evaluate.set_defaults(run=run_eval)
-
-    export = commands.add_parser("export", help="export the detector to ONNX for faster CPU inference",
-                                 description="Write card_index_detector.onnx beside the .pt detector; while it is "
-                                             "not older than the .pt and onnxruntime is installed, detect/score/eval "
-                                             "and the web app use it.")
+    export = commands.add_parser(
+        "export",
+        help="export the detector to ONNX for faster CPU inference",
+        description="Write card_index_detector.onnx beside the .pt detector; while it is "
+        "not older than the .pt and onnxruntime is installed, detect/score/eval "
+        "and the web app use it.",
+    )
     export.add_argument("--models", metavar="DIR", type=Path, help="folder with the model files (default: models/)")
     export.set_defaults(run=run_export)
 
 
-def _add_model_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--imgsz", type=int, help="detector input size in pixels (default: models/model.json, "
-                                                  "else vision.detector.DEFAULT_IMGSZ)")
-    parser.add_argument("--conf", type=float, help="lowest confidence kept (default: models/model.json, "
-                                                   "else vision.detector.DEFAULT_CONF)")
+def add_model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--imgsz",
+        type=int,
+        help="detector input size in pixels (default: models/model.json, else vision.detector.DEFAULT_IMGSZ)",
+    )
+    parser.add_argument(
+        "--conf",
+        type=float,
+        help="lowest confidence kept (default: models/model.json, else vision.detector.DEFAULT_CONF)",
+    )
     parser.add_argument("--models", metavar="DIR", type=Path, help="folder with the model files (default: models/)")
-    parser.add_argument("--tiles", type=int, default=1, metavar="N",
-                        help="read the photo as N x N overlapping tiles, each at --imgsz (slower; for cards small in the frame)")
+    parser.add_argument(
+        "--tiles",
+        type=int,
+        default=1,
+        metavar="N",
+        help="read the photo as N x N overlapping tiles, each at --imgsz (slower; for cards small in the frame)",
+    )
 
 
-def _factors(text: str) -> list[float]:
-    """``"2,3"`` -> [2.0, 3.0], for --zoom and --shrink."""
-    try:
-        values = [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: give numbers separated by commas, e.g. 2,3") from None
-    if not values or any(v <= 0 for v in values):
-        raise argparse.ArgumentTypeError(f"{text!r}: give positive numbers separated by commas, e.g. 2,3")
-    return values
-
-
-def _check_model_options(args: argparse.Namespace) -> None:
+def check_model_options(args: argparse.Namespace) -> None:
     if args.imgsz is not None and not 32 <= args.imgsz <= 4096:
         raise ValueError(f"--imgsz {args.imgsz} is out of range; use 32 to 4096 (e.g. 1024)")
     if args.conf is not None and not 0.0 <= args.conf <= 1.0:
@@ -97,21 +99,32 @@ def run_detect(args: argparse.Namespace) -> int:
     from vision.reading import ImageError
     from vision.recognise import recognise
 
-    _check_model_options(args)
+    check_model_options(args)
     detector = load_detector(args.models)
     results, failures = [], 0
     for photo in args.photos:
         try:
-            recognition = recognise(photo, detector=detector, imgsz=args.imgsz, conf=args.conf,
-                                    single_spread=args.single, name=photo, tiles=args.tiles)
+            recognition = recognise(
+                photo,
+                detector=detector,
+                imgsz=args.imgsz,
+                conf=args.conf,
+                single_spread=args.single,
+                name=photo,
+                tiles=args.tiles,
+            )
         except ImageError as error:
             print(f"ginscore detect: error: {error}", file=sys.stderr)
             failures += 1
             continue
         reading = recognition.reading
         if args.save_annotated:
-            save_annotated(args.save_annotated / f"{Path(photo).stem}.jpg", recognition.image.pixels, reading,
-                           recognition.image.to_original)
+            save_annotated(
+                args.save_annotated / f"{Path(photo).stem}.jpg",
+                recognition.image.pixels,
+                reading,
+                recognition.image.to_original,
+            )
         if args.json:
             results.append({"image": photo, **reading.to_json()})
         else:
@@ -142,8 +155,10 @@ def knocker_hand_index(knocker: str | None, split_axis: str) -> int:
         return 0
     sides = ("top", "bottom") if split_axis == "horizontal" else ("left", "right")
     if knocker not in sides:
-        raise ValueError(f"--knocker {knocker}: the spreads in this photo lie {sides[0]} and {sides[1]}; "
-                         f"use --knocker {sides[0]} or --knocker {sides[1]}")
+        raise ValueError(
+            f"--knocker {knocker}: the spreads in this photo lie {sides[0]} and {sides[1]}; "
+            f"use --knocker {sides[0]} or --knocker {sides[1]}"
+        )
     return sides.index(knocker)
 
 
@@ -164,14 +179,18 @@ def score_reading(reading, knocker: str | None = None, rules_name: str | None = 
     knocker_cards = list(reading.hands[knocker_index])
     defender_cards = list(reading.hands[1 - knocker_index])
     if not knocker_cards or not defender_cards:
-        raise ValueError(f"found {len(reading.cards)} cards but not two spreads ({len(knocker_cards)} and "
-                         f"{len(defender_cards)} cards); photograph both spreads, apart, with every corner "
-                         f"index visible")
+        raise ValueError(
+            f"found {len(reading.cards)} cards but not two spreads ({len(knocker_cards)} and "
+            f"{len(defender_cards)} cards); photograph both spreads, apart, with every corner "
+            f"index visible"
+        )
     try:
         result = score_hand(knocker_cards, defender_cards, rules, upcard)
     except ValueError as error:
-        raise ValueError(f"{error} (read: knocker {' '.join(knocker_cards)} | defender {' '.join(defender_cards)}); "
-                         f"retake the photo with every corner index visible, or enter the hand by hand") from None
+        raise ValueError(
+            f"{error} (read: knocker {' '.join(knocker_cards)} | defender {' '.join(defender_cards)}); "
+            f"retake the photo with every corner index visible, or enter the hand by hand"
+        ) from None
     return knocker_cards, defender_cards, result
 
 
@@ -180,65 +199,41 @@ def run_score(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
     from vision.recognise import read_photo
 
-    _check_model_options(args)
-    reading = read_photo(args.photo, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf,
-                         tiles=args.tiles)
+    check_model_options(args)
+    reading = read_photo(
+        args.photo, detector=load_detector(args.models), imgsz=args.imgsz, conf=args.conf, tiles=args.tiles
+    )
     for text in reading.conflicts:
         print(f"warning: {text}", file=sys.stderr)
     if reading.split_confidence < UNSURE_SPLIT:
-        print(f"warning: the two spreads are not clearly apart (split confidence {reading.split_confidence:.2f}); "
-              f"check which cards belong to whom", file=sys.stderr)
+        print(
+            f"warning: the two spreads are not clearly apart (split confidence {reading.split_confidence:.2f}); "
+            f"check which cards belong to whom",
+            file=sys.stderr,
+        )
     try:
         knocker_cards, defender_cards, result = score_reading(reading, args.knocker, args.rules, args.upcard)
     except ValueError as error:
         raise ValueError(f"{args.photo}: {error}") from None
     if args.json:
-        print(json.dumps({"image": args.photo, **reading.to_json(), "knocker": knocker_cards,
-                          "defender": defender_cards, "result": result.to_dict()}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "image": args.photo,
+                    **reading.to_json(),
+                    "knocker": knocker_cards,
+                    "defender": defender_cards,
+                    "result": result.to_dict(),
+                },
+                indent=1,
+            )
+        )
         return 0
     sides = ("top", "bottom") if reading.split_axis == "horizontal" else ("left", "right")
     knocker_index = knocker_hand_index(args.knocker, reading.split_axis)
     print(f"knocker ({sides[knocker_index]}): {' '.join(knocker_cards)}")
     print(f"defender ({sides[1 - knocker_index]}): {' '.join(defender_cards)}")
     print(result.explanation)
-    return 0
-
-
-def run_eval(args: argparse.Namespace) -> int:
-    """``ginscore eval``: measure on a labelled folder and print per-photo and total numbers."""
-    from vision.detector import load_detector
-    from vision import evaluate
-
-    _check_model_options(args)
-    if not args.folder.is_dir():
-        raise FileNotFoundError(f"{args.folder} is not a folder; give a folder with images/, labels/ and classes.txt "
-                                f"(or images/ and a rank-only labels.csv)")
-    if args.shrink and any(s >= 1 for s in args.shrink):
-        raise ValueError(f"--shrink {args.shrink}: each factor must be below 1 (e.g. 0.5,0.33)")
-    if args.zoom and any(z <= 1 for z in args.zoom):
-        raise ValueError(f"--zoom {args.zoom}: each factor must be above 1 (e.g. 2,3)")
-    detector = load_detector(args.models)
-    if evaluate.is_rank_folder(args.folder):
-        if args.zoom or args.shrink:
-            raise ValueError("--zoom and --shrink need index-box labels (images/, labels/, classes.txt), "
-                             "not a rank-only labels.csv")
-        result = evaluate.evaluate_rank_folder(args.folder, detector=detector, imgsz=args.imgsz, conf=args.conf,
-                                               save_annotated=args.save_annotated)
-        print(json.dumps(result, indent=1) if args.json else evaluate.format_rank_report(result))
-        return 0
-    evaluate.check_eval_folder(args.folder)
-    result = evaluate.evaluate_folder(args.folder, detector=detector, imgsz=args.imgsz, conf=args.conf,
-                                      save_annotated=args.save_annotated, tiles=args.tiles)
-    if args.zoom or args.shrink:
-        result["scale_curve"] = evaluate.evaluate_scale_curve(args.folder, args.zoom or [], args.shrink or [],
-                                                              detector=detector, imgsz=args.imgsz, conf=args.conf)
-    if args.json:
-        print(json.dumps(result, indent=1))
-    else:
-        print(evaluate.format_report(result))
-        if "scale_curve" in result:
-            print("scale curve (the product's reading of each variant):")
-            print(evaluate.format_scale_curve(result["scale_curve"]))
     return 0
 
 

@@ -1,18 +1,24 @@
 """Square crops around corner-index boxes: the classifier's input, the same in training and use."""
+
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
 CROP_PADDING = 0.15  # fraction of the box's longer side added on every side
-CROP_SIZE = 64       # pixels; the classifier's input size
+CROP_SIZE = 64  # pixels; the classifier's input size
 WHITE_PERCENTILE = 90  # balance_white: the brightest tenth of a crop is the card's white paper
-MAX_WHITE_GAIN = 2.0   # balance_white never scales a channel by more than this (or less than its inverse)
+MAX_WHITE_GAIN = 2.0  # balance_white never scales a channel by more than this (or less than its inverse)
 
 
-def crop_index(image: np.ndarray, box: tuple[float, float, float, float],
-               padding: float = CROP_PADDING, size: int = CROP_SIZE, balance: bool = True,
-               isolate: float = 0.0) -> np.ndarray:
+def crop_index(
+    image: np.ndarray,
+    box: tuple[float, float, float, float],
+    padding: float = CROP_PADDING,
+    size: int = CROP_SIZE,
+    balance: bool = True,
+    isolate: float = 0.0,
+) -> np.ndarray:
     """A ``size`` x ``size`` BGR crop centred on ``box`` (x0, y0, x1, y1), square, padded, and
     (``balance``) white-balanced by ``balance_white``.
 
@@ -26,13 +32,16 @@ def crop_index(image: np.ndarray, box: tuple[float, float, float, float],
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
     # affine map: square in the image -> size x size output
     scale = size / side
-    matrix = np.array([[scale, 0.0, size / 2.0 - cx * scale],
-                       [0.0, scale, size / 2.0 - cy * scale]], dtype=np.float64)
+    matrix = np.array([[scale, 0.0, size / 2.0 - cx * scale], [0.0, scale, size / 2.0 - cy * scale]], dtype=np.float64)
     interpolation = cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR
     crop = cv2.warpAffine(image, matrix, (size, size), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
     if isolate > 0:
-        inner = ((x0 - cx) * scale + size / 2.0, (y0 - cy) * scale + size / 2.0,
-                 (x1 - cx) * scale + size / 2.0, (y1 - cy) * scale + size / 2.0)
+        inner = (
+            (x0 - cx) * scale + size / 2.0,
+            (y0 - cy) * scale + size / 2.0,
+            (x1 - cx) * scale + size / 2.0,
+            (y1 - cy) * scale + size / 2.0,
+        )
         crop = isolate_box(crop, inner, isolate * size)
     return balance_white(crop) if balance else crop
 

@@ -9,6 +9,7 @@ decodes a huge photo at full size when the detector needs less: JPEGs are decode
 The one photo check lives here too: ``check_photo`` (an upload's header: empty, not an image, format,
 pixel count) and ``bounded_jpeg`` (the upright JPEG a server keeps of an upload, decoded once).
 """
+
 from __future__ import annotations
 
 import io
@@ -16,7 +17,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Union
+from typing import BinaryIO
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -35,12 +36,17 @@ except ImportError:  # pragma: no cover - pillow-heif is a dependency
 MAX_PIXELS = 150_000_000
 SUPPORTED_FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC", "AVIF": "AVIF"}
 # What a photo upload may be (the web app's check): the formats above but AVIF, by media type.
-UPLOAD_MEDIA_TYPES = {"JPEG": "image/jpeg", "MPO": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp",
-                      "HEIF": "image/heic"}
+UPLOAD_MEDIA_TYPES = {
+    "JPEG": "image/jpeg",
+    "MPO": "image/jpeg",
+    "PNG": "image/png",
+    "WEBP": "image/webp",
+    "HEIF": "image/heic",
+}
 NOT_AN_IMAGE = "That file is not an image we can read; send a JPEG, PNG, WebP or HEIC photo."
 CUT_OFF = "The photo is cut off (the file is incomplete); upload it again."
 
-PhotoSource = Union[str, Path, bytes, bytearray, BinaryIO, Image.Image, np.ndarray]
+PhotoSource = str | Path | bytes | bytearray | BinaryIO | Image.Image | np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,8 +55,8 @@ class DecodedImage:
 
     pixels: np.ndarray
     original_size: tuple[int, int]  # (width, height) of the upright photo at full resolution
-    to_original: float              # multiply a box in ``pixels`` by this to get photo pixels
-    name: str = ""                  # file name when known, for messages
+    to_original: float  # multiply a box in ``pixels`` by this to get photo pixels
+    name: str = ""  # file name when known, for messages
 
     @property
     def size(self) -> tuple[int, int]:
@@ -61,6 +67,7 @@ class DecodedImage:
 @dataclass(frozen=True)
 class PhotoHeader:
     """What a photo's header says: its format's media type and its size (before EXIF rotation)."""
+
     media_type: str
     width: int
     height: int
@@ -84,8 +91,10 @@ def check_photo(data: bytes, max_pixels: int = MAX_PIXELS) -> PhotoHeader:
     except Exception as error:  # noqa: BLE001 - Pillow raises assorted errors on garbage
         raise photo_error(error) from error
     if width * height > max_pixels:
-        raise ImageError(f"The image is {width} x {height} pixels, more than the {max_pixels:,} "
-                         "this table accepts; send a normal camera photo.")
+        raise ImageError(
+            f"The image is {width} x {height} pixels, more than the {max_pixels:,} "
+            "this table accepts; send a normal camera photo."
+        )
     if format_name not in UPLOAD_MEDIA_TYPES:
         raise ImageError(f"{format_name or 'This'} files are not accepted; send a JPEG, PNG, WebP or HEIC photo.")
     return PhotoHeader(UPLOAD_MEDIA_TYPES[format_name], width, height)
@@ -102,6 +111,7 @@ def photo_error(error: Exception) -> ImageError:
 @dataclass(frozen=True)
 class BoundedJpeg:
     """A photo made small enough to keep: upright JPEG bytes and their size."""
+
     jpeg: bytes
     width: int
     height: int
@@ -118,7 +128,7 @@ def bounded_jpeg(data: bytes, longest_side: int) -> BoundedJpeg:
             if image.format in ("JPEG", "MPO"):
                 image.draft("RGB", (longest_side, longest_side))
             image.load()
-            turned = image.getexif().get(0x0112, 1) not in (None, 1)   # exif_transpose copies even when not
+            turned = image.getexif().get(0x0112, 1) not in (None, 1)  # exif_transpose copies even when not
             upright = _as_rgb(ImageOps.exif_transpose(image) if turned else image, longest_side)
     except Exception as error:  # Pillow raises assorted errors on damaged data
         raise photo_error(error) from error
@@ -131,10 +141,11 @@ def bounded_jpeg(data: bytes, longest_side: int) -> BoundedJpeg:
 def _as_rgb(image, longest_side: int):
     """8-bit RGB from any mode: 16-bit and float images are scaled to their brightest pixel."""
     if image.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
-        if max(image.size) > longest_side:                   # shrink first: no full-size copy in numpy
+        if max(image.size) > longest_side:  # shrink first: no full-size copy in numpy
             scale = longest_side / max(image.size)
-            image = image.resize((max(1, round(image.width * scale)), max(1, round(image.height * scale))),
-                                 Image.Resampling.NEAREST)
+            image = image.resize(
+                (max(1, round(image.width * scale)), max(1, round(image.height * scale))), Image.Resampling.NEAREST
+            )
         values = np.asarray(image).astype(np.float32)
         top = float(values.max()) or 1.0
         return Image.fromarray(np.clip(values * (255.0 / top), 0, 255).astype(np.uint8)).convert("RGB")
@@ -178,8 +189,10 @@ def decode_image(source: PhotoSource, max_side: int | None = None, name: str = "
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # MAX_PIXELS is checked below
             image = _pillow_open()(io.BytesIO(data))
     except Image.DecompressionBombError as error:
-        raise ImageError(f"{name}: too many pixels to be a photo ({error}); "
-                         f"send a photo of at most {MAX_PIXELS // 1_000_000} megapixels") from None
+        raise ImageError(
+            f"{name}: too many pixels to be a photo ({error}); "
+            f"send a photo of at most {MAX_PIXELS // 1_000_000} megapixels"
+        ) from None
     except UnidentifiedImageError:
         raise ImageError(f"{name}: not an image Pillow can read; send a JPEG, PNG, WebP or HEIC photo") from None
     except Exception as error:  # noqa: BLE001 - any decoder failure is the file's fault
@@ -202,15 +215,20 @@ def _decode_pil(image: Image.Image, max_side: int | None, name: str) -> DecodedI
     if width <= 0 or height <= 0:
         raise ImageError(f"{name}: the image has no pixels ({width} x {height})")
     if width * height > MAX_PIXELS:
-        raise ImageError(f"{name}: too many pixels to be a photo ({width} x {height} = "
-                         f"{width * height / 1e6:.0f} MP, at most {MAX_PIXELS // 1_000_000} MP); send a smaller photo")
+        raise ImageError(
+            f"{name}: too many pixels to be a photo ({width} x {height} = "
+            f"{width * height / 1e6:.0f} MP, at most {MAX_PIXELS // 1_000_000} MP); send a smaller photo"
+        )
     try:
         orientation = image.getexif().get(0x0112, 1)
     except Exception:  # noqa: BLE001 - a broken EXIF block only loses the orientation
         orientation = 1
     if max_side and file_format in ("JPEG", "MPO") and max(width, height) > max_side:
         # The JPEG codec decodes at 1/2, 1/4 or 1/8 scale directly: big photos never fill memory.
-        target = max(1, round(width * max_side / max(width, height))), max(1, round(height * max_side / max(width, height)))
+        target = (
+            max(1, round(width * max_side / max(width, height))),
+            max(1, round(height * max_side / max(width, height))),
+        )
         image.draft("RGB", target)
     try:
         image.load()

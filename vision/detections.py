@@ -4,11 +4,12 @@ Like roboflow/supervision's type of the same name: parallel numpy arrays, one ro
 box. ``class_id`` indexes ``engine.cards.CARD_CODES``, so a class id means the same card everywhere
 (model, labels, JSON) whatever order a model file or a label folder uses.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -49,7 +50,8 @@ class Detections:
         if not len(xyxy) == len(class_id) == len(confidence):
             raise ValueError(
                 f"Detections arrays differ in length: {len(xyxy)} boxes, {len(class_id)} class ids, "
-                f"{len(confidence)} confidences")
+                f"{len(confidence)} confidences"
+            )
         if len(class_id) and (class_id.min() < 0 or class_id.max() >= len(CARD_CODES)):
             raise ValueError(f"class ids must index CARD_CODES (0..{len(CARD_CODES) - 1}), got {class_id.tolist()}")
         object.__setattr__(self, "xyxy", xyxy)
@@ -59,12 +61,12 @@ class Detections:
         object.__setattr__(self, "runner_up_confidence", runner_up_confidence)
 
     @classmethod
-    def empty(cls) -> "Detections":
+    def empty(cls) -> Detections:
         """No boxes."""
         return cls(np.zeros((0, 4)), np.zeros(0, dtype=np.int64), np.zeros(0))
 
     @classmethod
-    def from_cards(cls, rows: Iterable[tuple[str, Sequence[float], float]]) -> "Detections":
+    def from_cards(cls, rows: Iterable[tuple[str, Sequence[float], float]]) -> Detections:
         """Build from ``(card code, (x0, y0, x1, y1), confidence)`` rows; handy in tests and tools.
 
         >>> len(Detections.from_cards([("Ts", (0, 0, 10, 20), 0.9)]))
@@ -80,33 +82,41 @@ class Detections:
         )
 
     @classmethod
-    def concatenate(cls, parts: Sequence["Detections"]) -> "Detections":
+    def concatenate(cls, parts: Sequence[Detections]) -> Detections:
         """All boxes of several Detections, in order."""
         parts = [p for p in parts if len(p)]
         if not parts:
             return cls.empty()
         width = max(p.runner_up_id.shape[1] for p in parts)
 
-        def widened(p: "Detections") -> tuple[np.ndarray, np.ndarray]:
+        def widened(p: Detections) -> tuple[np.ndarray, np.ndarray]:
             pad = width - p.runner_up_id.shape[1]
             ids = np.hstack([p.runner_up_id, np.repeat(p.class_id.reshape(-1, 1), pad, axis=1)])
             return ids, np.hstack([p.runner_up_confidence, np.zeros((len(p), pad))])
 
         runner_ups = [widened(p) for p in parts]
-        return cls(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.class_id for p in parts]),
-                   np.concatenate([p.confidence for p in parts]),
-                   np.concatenate([ids for ids, _ in runner_ups]),
-                   np.concatenate([confidences for _, confidences in runner_ups]))
+        return cls(
+            np.concatenate([p.xyxy for p in parts]),
+            np.concatenate([p.class_id for p in parts]),
+            np.concatenate([p.confidence for p in parts]),
+            np.concatenate([ids for ids, _ in runner_ups]),
+            np.concatenate([confidences for _, confidences in runner_ups]),
+        )
 
     def __len__(self) -> int:
         return len(self.class_id)
 
-    def __getitem__(self, index: "int | slice | np.ndarray | list[int]") -> "Detections":
+    def __getitem__(self, index: int | slice | np.ndarray | list[int]) -> Detections:
         """A subset: a boolean mask, index array or slice (an int keeps one row as Detections)."""
         if isinstance(index, (int, np.integer)):
             index = [int(index)]
-        return Detections(self.xyxy[index], self.class_id[index], self.confidence[index],
-                          self.runner_up_id[index], self.runner_up_confidence[index])
+        return Detections(
+            self.xyxy[index],
+            self.class_id[index],
+            self.confidence[index],
+            self.runner_up_id[index],
+            self.runner_up_confidence[index],
+        )
 
     def __repr__(self) -> str:
         return f"Detections({len(self)} boxes: {' '.join(self.codes)})"
@@ -126,17 +136,23 @@ class Detections:
         """(N,) the longer side of each box."""
         return np.maximum(self.xyxy[:, 2] - self.xyxy[:, 0], self.xyxy[:, 3] - self.xyxy[:, 1])
 
-    def scaled(self, factor: float) -> "Detections":
+    def scaled(self, factor: float) -> Detections:
         """Boxes multiplied by ``factor`` (map between a resized image and the original)."""
-        return Detections(self.xyxy * factor, self.class_id, self.confidence,
-                          self.runner_up_id, self.runner_up_confidence)
+        return Detections(
+            self.xyxy * factor, self.class_id, self.confidence, self.runner_up_id, self.runner_up_confidence
+        )
 
-    def shifted(self, dx: float, dy: float) -> "Detections":
+    def shifted(self, dx: float, dy: float) -> Detections:
         """Boxes moved by ``(dx, dy)`` (map a tile's boxes into the whole image)."""
-        return Detections(self.xyxy + np.array([dx, dy, dx, dy]), self.class_id, self.confidence,
-                          self.runner_up_id, self.runner_up_confidence)
+        return Detections(
+            self.xyxy + np.array([dx, dy, dx, dy]),
+            self.class_id,
+            self.confidence,
+            self.runner_up_id,
+            self.runner_up_confidence,
+        )
 
-    def with_confidence_at_least(self, threshold: float) -> "Detections":
+    def with_confidence_at_least(self, threshold: float) -> Detections:
         """Only the boxes with ``confidence >= threshold``."""
         return self[self.confidence >= threshold]
 

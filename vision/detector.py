@@ -12,22 +12,20 @@ This is the only module that touches ultralytics. Two model layouts are supporte
   (a clear 7d on real-val scored 0.005), while the classifier reads the crop itself, so a faint box
   read clearly still counts (models/MODEL_CARD.md has the measurements).
 
-``models/model.json`` (optional) names the files and the default settings::
-
-    {"detector": "card_index_detector.pt", "classifier": "card_index_classifier.pt" or null,
-     "imgsz": 1024, "conf": 0.2, "webcam_imgsz": 640, "proposal_conf": 0.1, "detector_weight": 0.5}
+``models/model.json`` (optional; ``vision.model_settings`` reads it) names the files and the settings.
 
 An ONNX export of the detector beside the ``.pt`` (``ginscore export``; same name, ``.onnx``) is
 used instead when onnxruntime is installed and the export is not older than the ``.pt``: on this
 2-core CPU it runs the same network faster (see docs/vision-pipeline.md). ``GINSCORE_ONNX=0``
 turns that off.
 """
+
 from __future__ import annotations
 
-import json
+import contextlib
 import os
+import sys
 import threading
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -36,179 +34,23 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.crops import CROP_SIZE, crop_index
-from vision.detections import Detections, canonical_code
+from vision.detections import Detections, box_iou, canonical_code
+from vision.model_settings import CLASSIFIER_FILE, DecisionSettings, ModelError, ModelSettings, read_model_settings
+from vision.paths import ultralytics_settings_dir
 
-MODELS_DIR_ENV = "GINSCORE_MODELS"  # overrides the models folder (default: models/ beside vision/)
-DEFAULT_MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
-DETECTOR_FILE = "card_index_detector.pt"
-CLASSIFIER_FILE = "card_index_classifier.pt"
-DEFAULT_IMGSZ = 1024        # photos: real-val index boxes are 15-65 px at this size
-DEFAULT_WEBCAM_IMGSZ = 640  # webcam frames (640 x 480) at their own size
-DEFAULT_CONF = 0.25
-DEFAULT_PROPOSAL_CONF = 0.1    # two-stage: the detector's own threshold for boxes sent to the classifier
-DEFAULT_DETECTOR_WEIGHT = 1.0  # two-stage: exponent of the detector's confidence in a reading's confidence
-DEFAULT_CLASSIFIER_IMGSZ = CROP_SIZE
-DEFAULT_REVIEW_BELOW = 0.5   # the review page flags cards read less surely than this (model.json: review_below)
-FLAG_MARGIN = 0.01           # a card held for review reads at most review_below - FLAG_MARGIN (``flagged_below``)
-NO_DOUBT = (0.0, 1.0)        # (doubted_proposal_conf, doubted_reject_gate): no doubted cards
 MAX_DETECTIONS = 300
-RUNNER_UPS = 4              # next-best cards kept per box (vision/cards.py uses them for duplicates)
-TILE_OVERLAP = 0.2         # detect_tiled: neighbouring tiles share this fraction of a tile
+RUNNER_UPS = 4  # next-best cards kept per box (vision/cards.py uses them for duplicates)
+TILE_OVERLAP = 0.2  # detect_tiled: neighbouring tiles share this fraction of a tile
+FLAG_MARGIN = 0.01  # a card held for review reads at most review_below - FLAG_MARGIN (``flagged_below``)
+NO_DOUBT = (0.0, 1.0)  # (doubted_proposal_conf, doubted_reject_gate): no doubted cards
 # Two passes over one photo (close-up or far): their boxes overlapping by more than this are one box and
 # the surer stays before the classifier reads them; boxes that overlap less are all read, and then of
 # readings overlapping by more than READING_OVERLAP_IOU the surest stays (one index, one reading). With
 # 0.5 before reading, a first-pass box on the lower half of a big J (0.90: its crop shows no index)
 # beat the close-up pass's box on the whole index (0.79: J of spades), and the card was lost (real-val
-# deal4, zoom x2; models/MODEL_CARD.md, session 8).
+# deal4, zoom x2; models/CHANGELOG.md, session 8).
 PASS_MERGE_IOU = 0.7
 READING_OVERLAP_IOU = 0.5
-USE_ONNX_ENV = "GINSCORE_ONNX"  # "0": ignore an ONNX export beside the .pt detector
-
-
-class ModelError(ValueError):
-    """The model files are missing or are not a card-index model; the message says what to do."""
-
-
-@dataclass(frozen=True)
-class ModelSettings:
-    """What ``models/model.json`` says (or the defaults when it is absent)."""
-
-    detector: Path
-    classifier: Path | None
-    imgsz: int = DEFAULT_IMGSZ
-    conf: float = DEFAULT_CONF
-    webcam_imgsz: int = DEFAULT_WEBCAM_IMGSZ
-    classifier_channels: str = "bgr"   # channel order the classifier network was trained on
-    classifier_rotations: int = 4      # photos: average the classifier over 1, 2 or 4 quarter turns of each crop
-    proposal_conf: float = DEFAULT_PROPOSAL_CONF
-    detector_weight: float = DEFAULT_DETECTOR_WEIGHT
-    # any distance: a second, smaller pass when the indices are large (a close-up) or few were found
-    close_up_imgsz: int = 0            # 0: no second pass
-    close_up_index_px: float = 40.0    # median index side (at imgsz) from which the second pass runs
-    close_up_min_boxes: int = 4        # ... or when the first pass proposes fewer boxes than this
-    # and a second, larger pass when the indices are small (the whole table from a chair); photos only
-    far_imgsz: int = 0                 # 0: no far pass
-    far_index_px: float = 20.0         # median index side (at imgsz) below which the far pass runs
-    review_below: float = DEFAULT_REVIEW_BELOW   # a card read less surely than this is flagged for the user
-    # more crop classifiers whose card readings are combined with the main one's (geometric mean, the
-    # main one weighted ``classifier_mix``, the partners sharing the rest equally), and the "not a card"
-    # gate: a box that any classifier with a "not a card" class rejects with at least ``reject_gate`` is
-    # no card (0: its card probabilities are only scaled down by the reject probability).
-    # model.json: "partner_classifier" names one file or a list of files.
-    partner_classifiers: tuple[Path, ...] = ()
-    classifier_mix: float = 1.0
-    reject_gate: float = 0.0
-    # the main classifier reads crops with everything beyond this margin (a fraction of the crop side)
-    # outside the index box painted as paper (``vision.crops.isolate_box``); partners read plain crops.
-    # 0: plain crops for all. Set when the main classifier was trained on such crops (ginscore synth
-    # --isolate-crops).
-    classifier_isolate: float = 0.0
-    # a second way in for a card the detector is unsure of: a box proposed from ``sure_proposal_conf``
-    # (below ``proposal_conf``) is kept when the classifiers read it as one card with probability at
-    # least ``sure_classifier``. Its confidence is detector ** weight x classifier raised to ``conf``
-    # (it was kept) and held below ``review_below``: such a card is always flagged for the user to check.
-    # Photos only (read at ``imgsz``), never webcam frames. 0: off.
-    sure_proposal_conf: float = 0.0
-    sure_classifier: float = 1.0
-    # a box the detector proposed at least ``doubted_proposal_conf`` surely is not dropped by the "not a
-    # card" gate unless a classifier rejects it with at least ``doubted_reject_gate``: read between the two
-    # gates, it is a doubted card, kept (when it reaches ``conf``) but held below ``review_below``, so the
-    # user checks it. Photos only (read at ``imgsz``), never webcam frames. 0: off.
-    doubted_proposal_conf: float = 0.0
-    doubted_reject_gate: float = 1.0
-
-
-def models_dir() -> Path:
-    """The folder holding the shipped models (``$GINSCORE_MODELS`` or ``models/`` in the repository)."""
-    return Path(os.environ.get(MODELS_DIR_ENV) or DEFAULT_MODELS_DIR)
-
-
-def read_model_settings(folder: Path | None = None) -> ModelSettings:
-    """The model files and defaults of a models folder; ``ModelError`` when there is no detector."""
-    folder = Path(folder) if folder is not None else models_dir()
-    settings: dict[str, Any] = {}
-    card = folder / "model.json"
-    if card.exists():
-        try:
-            settings = json.loads(card.read_text())
-        except json.JSONDecodeError as error:
-            raise ModelError(f"{card}: not valid JSON ({error}); fix or delete it") from None
-    detector = folder / (settings.get("detector") or DETECTOR_FILE)
-    if not detector.exists():
-        raise ModelError(f"no detector model at {detector}; put the trained card_index_detector.pt there "
-                         f"(or point ${MODELS_DIR_ENV} at a folder holding one)")
-    if "classifier" in settings:
-        classifier = folder / settings["classifier"] if settings["classifier"] else None
-        if classifier is not None and not classifier.exists():
-            raise ModelError(f"{card} names the classifier {classifier}, which does not exist")
-    else:
-        classifier = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
-    return ModelSettings(
-        detector=_faster_sibling(detector),
-        classifier=classifier,
-        imgsz=int(settings.get("imgsz") or DEFAULT_IMGSZ),
-        conf=float(settings.get("conf") if settings.get("conf") is not None else DEFAULT_CONF),
-        webcam_imgsz=int(settings.get("webcam_imgsz") or DEFAULT_WEBCAM_IMGSZ),
-        classifier_channels=str(settings.get("classifier_channels") or "bgr"),
-        classifier_rotations=int(settings.get("classifier_rotations") or 4),
-        proposal_conf=float(settings.get("proposal_conf", DEFAULT_PROPOSAL_CONF)),
-        detector_weight=float(settings.get("detector_weight", DEFAULT_DETECTOR_WEIGHT)),
-        close_up_imgsz=int(settings.get("close_up_imgsz") or 0),
-        close_up_index_px=float(settings.get("close_up_index_px", 40.0)),
-        close_up_min_boxes=int(settings.get("close_up_min_boxes", 4)),
-        far_imgsz=int(settings.get("far_imgsz") or 0),
-        far_index_px=float(settings.get("far_index_px", 20.0)),
-        review_below=float(settings.get("review_below", DEFAULT_REVIEW_BELOW)),
-        partner_classifiers=tuple(_named_file(folder, name, card) for name in _names(settings.get("partner_classifier"))),
-        classifier_mix=float(settings.get("classifier_mix", 1.0)),
-        reject_gate=float(settings.get("reject_gate") or 0.0),
-        classifier_isolate=float(settings.get("classifier_isolate") or 0.0),
-        sure_proposal_conf=float(settings.get("sure_proposal_conf") or 0.0),
-        sure_classifier=float(settings.get("sure_classifier", 1.0)),
-        doubted_proposal_conf=float(settings.get("doubted_proposal_conf", 0.0)),
-        doubted_reject_gate=float(settings.get("doubted_reject_gate", 1.0)),
-    )
-
-
-def _names(value: str | list[str] | None) -> list[str]:
-    """A model.json value naming one file or a list of files, as a list."""
-    if not value:
-        return []
-    return [value] if isinstance(value, str) else [name for name in value if name]
-
-
-def _named_file(folder: Path, name: str | None, card: Path) -> Path | None:
-    if not name:
-        return None
-    path = folder / name
-    if not path.exists():
-        raise ModelError(f"{card} names {path}, which does not exist; copy it there or remove the key")
-    return path
-
-
-def review_threshold(folder: Path | None = None) -> float:
-    """The confidence below which a card read from a photo is flagged for the user to check: chosen with
-    the model on real-val and real-clutter together (models/MODEL_CARD.md), recorded in model.json."""
-    try:
-        return read_model_settings(folder).review_below
-    except ModelError:
-        return DEFAULT_REVIEW_BELOW
-
-
-def onnx_runtime_available() -> bool:
-    """Whether onnxruntime is installed (it runs an exported detector faster than torch on CPU)."""
-    import importlib.util
-
-    return importlib.util.find_spec("onnxruntime") is not None
-
-
-def _faster_sibling(detector: Path) -> Path:
-    """The ONNX export beside a ``.pt`` detector when it is up to date and onnxruntime can run it."""
-    exported = detector.with_suffix(".onnx")
-    if (detector.suffix == ".pt" and exported.exists() and exported.stat().st_mtime >= detector.stat().st_mtime
-            and os.environ.get(USE_ONNX_ENV, "1") != "0" and onnx_runtime_available()):
-        return exported
-    return detector
 
 
 def export_onnx(folder: Path | str | None = None) -> Path:
@@ -217,7 +59,7 @@ def export_onnx(folder: Path | str | None = None) -> Path:
     Needs the ``onnx`` package to export and ``onnxruntime`` to run (``pip install onnx onnxruntime``).
     """
     settings = read_model_settings(Path(folder) if folder is not None else None)
-    source = settings.detector.with_suffix(".pt")
+    source = settings.detector.weights.with_suffix(".pt")
     if not source.exists():
         raise ModelError(f"no {source.name} to export in {source.parent}")
     for package in ("onnx", "onnxruntime"):
@@ -225,12 +67,25 @@ def export_onnx(folder: Path | str | None = None) -> Path:
 
         if importlib.util.find_spec(package) is None:
             raise ModelError(f"exporting to ONNX needs the {package} package: pip install onnx onnxruntime")
-    os.environ.setdefault("YOLO_AUTOINSTALL", "false")
+    prepare_ultralytics()
     from ultralytics import YOLO
 
-    written = YOLO(str(source), task="detect").export(format="onnx", dynamic=True, imgsz=settings.imgsz,
-                                                       simplify=False, opset=17, verbose=False)
+    written = YOLO(str(source), task="detect").export(
+        format="onnx", dynamic=True, imgsz=settings.detector.imgsz, simplify=False, opset=17, verbose=False
+    )
     return Path(written)
+
+
+def prepare_ultralytics() -> None:
+    """Import ultralytics the product's way, once: its settings file in the app's own folder (not the user's
+    home), never installing packages or reaching the network, and its log on standard error, so that a
+    command's standard output (``ginscore detect --json``) holds only what the command prints."""
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(ultralytics_settings_dir()))
+    os.environ.setdefault("YOLO_AUTOINSTALL", "false")
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    if "ultralytics" not in sys.modules:
+        with contextlib.redirect_stdout(sys.stderr):  # its logger keeps the stream it was made with
+            import ultralytics  # noqa: F401
 
 
 def use_all_cores() -> None:
@@ -242,18 +97,22 @@ def use_all_cores() -> None:
         torch.set_num_threads(cores)
 
 
-REJECT_CLASS = "none"   # the classifier class meaning "this crop shows no corner index" (its crops folder too)
-NOT_A_CARD = -1                  # the card id of that class
+REJECT_CLASS = "none"  # the classifier class meaning "this crop shows no corner index" (its crops folder too)
+NOT_A_CARD = -1  # the card id of that class
 
 
 def _card_ids_of(names: dict[int, str], model_path: Path, allow_reject: bool = False) -> list[int]:
     """The ``CARD_CODES`` index of each class of a model (``NOT_A_CARD`` for its reject class)."""
     try:
-        return [NOT_A_CARD if allow_reject and names[i] == REJECT_CLASS
-                else CARD_CODES.index(canonical_code(names[i])) for i in sorted(names)]
+        return [
+            NOT_A_CARD if allow_reject and names[i] == REJECT_CLASS else CARD_CODES.index(canonical_code(names[i]))
+            for i in sorted(names)
+        ]
     except ValueError:
-        raise ModelError(f"{model_path}: its classes {list(names.values())[:5]}… are not card codes "
-                         f"(rank+suit like Ts); it is not a card model") from None
+        raise ModelError(
+            f"{model_path}: its classes {list(names.values())[:5]}… are not card codes "
+            f"(rank+suit like Ts); it is not a card model"
+        ) from None
 
 
 def _trained_imgsz(model: Any) -> int | None:
@@ -265,8 +124,7 @@ def _trained_imgsz(model: Any) -> int | None:
     return int(imgsz) if imgsz else None
 
 
-def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bgr",
-                   rotations: int = 1) -> np.ndarray:
+def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bgr", rotations: int = 1) -> np.ndarray:
     """Class probabilities (N, classes) of square BGR crops, through the classifier's network.
 
     ``rotations`` 2 or 4 also reads each crop turned by a half or by every quarter turn and
@@ -281,8 +139,9 @@ def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bg
 
     if rotations > 1:
         turns = (0, 2) if rotations == 2 else (0, 1, 2, 3)
-        turned = [classify_crops(classifier, [np.ascontiguousarray(np.rot90(c, k)) for c in crops], channels)
-                  for k in turns]
+        turned = [
+            classify_crops(classifier, [np.ascontiguousarray(np.rot90(c, k)) for c in crops], channels) for k in turns
+        ]
         log_mean = np.mean([np.log(p + 1e-9) for p in turned], axis=0)
         combined = np.exp(log_mean - log_mean.max(axis=1, keepdims=True))
         return combined / combined.sum(axis=1, keepdims=True)
@@ -304,59 +163,70 @@ class CardIndexDetector:
     """A loaded card-index model (detector, and classifier in the two-stage layout)."""
 
     def __init__(self, settings: ModelSettings) -> None:
-        os.environ.setdefault("YOLO_AUTOINSTALL", "false")  # never install packages at run time
-        os.environ.setdefault("YOLO_OFFLINE", "1")          # nor reach the network
+        prepare_ultralytics()
         from ultralytics import YOLO
 
         use_all_cores()
         self.settings = settings
         self._lock = threading.Lock()  # ultralytics predictors are not thread-safe
-        self._detector = YOLO(str(settings.detector), task="detect")
+        self._detector = YOLO(str(settings.detector.weights), task="detect")
         names = dict(self._detector.names)
         self._classifier = None
-        self._partners: list[tuple[Any, np.ndarray]] = []   # (classifier, card id of each class)
+        self._partners: list[tuple[Any, np.ndarray]] = []  # (classifier, card id of each class)
         self._classifier_card_ids: list[int] = []
-        self._classifier_imgsz = DEFAULT_CLASSIFIER_IMGSZ
+        self._classifier_imgsz = CROP_SIZE
         if len(names) == 1:
-            if settings.classifier is None:
-                raise ModelError(f"{settings.detector} has one class ({names[0]!r}); it needs the crop classifier "
-                                 f"{CLASSIFIER_FILE} beside it (or named in model.json)")
-            self._classifier = YOLO(str(settings.classifier), task="classify")
+            if settings.classifiers.main is None:
+                raise ModelError(
+                    f"{settings.detector.weights} has one class ({names[0]!r}); it needs the crop classifier "
+                    f"{CLASSIFIER_FILE} beside it (or named in model.json)"
+                )
+            self._classifier = YOLO(str(settings.classifiers.main), task="classify")
             if self._classifier.task != "classify":
-                raise ModelError(f"{settings.classifier} is a {self._classifier.task} model, not a classifier")
-            self._classifier_card_ids = _card_ids_of(dict(self._classifier.names), settings.classifier,
-                                                     allow_reject=True)
-            self._classifier_imgsz = _trained_imgsz(self._classifier) or DEFAULT_CLASSIFIER_IMGSZ
-            for path in settings.partner_classifiers:
+                raise ModelError(f"{settings.classifiers.main} is a {self._classifier.task} model, not a classifier")
+            self._classifier_card_ids = _card_ids_of(
+                dict(self._classifier.names), settings.classifiers.main, allow_reject=True
+            )
+            self._classifier_imgsz = _trained_imgsz(self._classifier) or CROP_SIZE
+            for path in settings.classifiers.partners:
                 partner = YOLO(str(path), task="classify")
-                self._partners.append((partner, np.array(_card_ids_of(dict(partner.names), path, allow_reject=True),
-                                                         dtype=np.int64)))
+                self._partners.append(
+                    (partner, np.array(_card_ids_of(dict(partner.names), path, allow_reject=True), dtype=np.int64))
+                )
             self._detector_card_ids: list[int] = []
         else:
-            self._detector_card_ids = _card_ids_of(names, settings.detector)
+            self._detector_card_ids = _card_ids_of(names, settings.detector.weights)
 
     @property
     def layout(self) -> str:
         """``"52-class detector"`` or ``"index detector + classifier"``."""
         return "index detector + classifier" if self._classifier is not None else "52-class detector"
 
-    def detect(self, pixels: np.ndarray, imgsz: int | None = None, conf: float | None = None,
-               rotations: int | None = None, proposal_conf: float | None = None) -> Detections:
+    def detect(
+        self,
+        pixels: np.ndarray,
+        imgsz: int | None = None,
+        conf: float | None = None,
+        rotations: int | None = None,
+        proposal_conf: float | None = None,
+    ) -> Detections:
         """The corner indices in a BGR image, in its pixel coordinates, with confidence at least ``conf``.
 
         ``rotations``: quarter turns the classifier reads each crop at (default: model.json's
         ``classifier_rotations``; 1 is fastest, for webcam frames). ``proposal_conf``: the detector's
         own threshold for boxes sent to the classifier (default: model.json's, or ``conf`` if lower)."""
-        imgsz = int(imgsz or self.settings.imgsz)
-        conf = self.settings.conf if conf is None else float(conf)
+        imgsz = int(imgsz or self.settings.detector.imgsz)
+        conf = self.settings.decision.conf if conf is None else float(conf)
         if proposal_conf is None:
-            proposal_conf = min(conf, self.settings.proposal_conf)
+            proposal_conf = min(conf, self.settings.detector.proposal_conf)
         if self._classifier is None:
             proposal_conf = conf
         # the second way in reads photos (at the model's own imgsz) only, like the far pass: on webcam
         # frames its extra crops cost the frame rate, and the next frame reads the table again
-        photo = imgsz == self.settings.imgsz
-        sure_proposal_conf = self.settings.sure_proposal_conf if self._classifier is not None and photo else 0.0
+        photo = imgsz == self.settings.detector.imgsz
+        sure_proposal_conf = (
+            self.settings.decision.sure_proposal_conf if self._classifier is not None and photo else 0.0
+        )
         lowest = min(proposal_conf, sure_proposal_conf) if sure_proposal_conf > 0 else proposal_conf
         with self._lock:
             use_all_cores()
@@ -369,20 +239,40 @@ class CardIndexDetector:
             if len(xyxy) == 0:
                 return Detections.empty()
             card_ids, probabilities, rejected = self._read_crops(*self._crops(pixels, xyxy), rotations)
-        doubt = (self.settings.doubted_proposal_conf, self.settings.doubted_reject_gate) if photo else NO_DOUBT
-        probabilities, doubted = gate_not_a_card(probabilities, rejected, self.settings.reject_gate, scores, doubt)
+        doubt = (
+            (self.settings.decision.doubted_proposal_conf, self.settings.decision.doubted_reject_gate)
+            if photo
+            else NO_DOUBT
+        )
+        probabilities, doubted = gate_not_a_card(
+            probabilities, rejected, self.settings.decision.reject_gate, scores, doubt
+        )
         # a card that comes the second way in is kept as surely as model.json's conf keeps a card
         keep, ranked_confidence = kept_readings(
-            scores, probabilities, self.settings.detector_weight, proposal_conf, conf,
-            sure=(sure_proposal_conf, self.settings.sure_classifier), kept_at=self.settings.conf,
-            review_below=self.settings.review_below, doubted=doubted)
-        return one_reading_per_index(Detections(xyxy[keep], card_ids[keep, 0], ranked_confidence[keep, 0],
-                                                card_ids[keep, 1:], ranked_confidence[keep, 1:]))
+            scores,
+            probabilities,
+            self.settings.decision.detector_weight,
+            proposal_conf,
+            conf,
+            sure=(sure_proposal_conf, self.settings.decision.sure_classifier),
+            kept_at=self.settings.decision.conf,
+            review_below=self.settings.decision.review_below,
+            doubted=doubted,
+        )
+        return one_reading_per_index(
+            Detections(
+                xyxy[keep],
+                card_ids[keep, 0],
+                ranked_confidence[keep, 0],
+                card_ids[keep, 1:],
+                ranked_confidence[keep, 1:],
+            )
+        )
 
     def photo_decode_side(self, imgsz: int, tiles: int = 1) -> int:
         """The long side a photo read at ``imgsz`` (as ``tiles`` x ``tiles`` tiles) is decoded to: big
         enough for the far pass too when that pass may run (at the model's own ``imgsz``)."""
-        far = self.settings.far_imgsz if imgsz == self.settings.imgsz else 0
+        far = self.settings.passes.far_imgsz if imgsz == self.settings.detector.imgsz else 0
         return max(imgsz * max(1, tiles), far)
 
     def second_pass_size(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray) -> int | None:
@@ -397,16 +287,29 @@ class CardIndexDetector:
         settings = self.settings
         sides = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]) * imgsz / max(pixels.shape[:2])
         median = float(np.median(sides)) if len(sides) else 0.0
-        if settings.close_up_imgsz and settings.close_up_imgsz < imgsz and (
-                len(xyxy) < settings.close_up_min_boxes or median >= settings.close_up_index_px):
-            return settings.close_up_imgsz
-        if (settings.far_imgsz > imgsz == settings.imgsz and len(xyxy) >= settings.close_up_min_boxes
-                and median < settings.far_index_px):
-            return settings.far_imgsz
+        if (
+            settings.passes.close_up_imgsz
+            and settings.passes.close_up_imgsz < imgsz
+            and (len(xyxy) < settings.passes.close_up_min_boxes or median >= settings.passes.close_up_index_px)
+        ):
+            return settings.passes.close_up_imgsz
+        if (
+            settings.passes.far_imgsz > imgsz == settings.detector.imgsz
+            and len(xyxy) >= settings.passes.close_up_min_boxes
+            and median < settings.passes.far_index_px
+        ):
+            return settings.passes.far_imgsz
         return None
 
-    def _any_distance(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray, scores: np.ndarray,
-                      proposal_conf: float, decide_conf: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    def _any_distance(
+        self,
+        pixels: np.ndarray,
+        imgsz: int,
+        xyxy: np.ndarray,
+        scores: np.ndarray,
+        proposal_conf: float,
+        decide_conf: float = 0.0,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The first pass's boxes, with those of the second pass ``second_pass_size`` asks for (overlaps merged).
         The boxes from ``decide_conf`` decide whether a second pass is needed; it proposes from ``proposal_conf``."""
         size = self.second_pass_size(pixels, imgsz, xyxy[scores >= decide_conf])
@@ -415,8 +318,9 @@ class CardIndexDetector:
         more_xyxy, more_scores, _ = self._propose_boxes(pixels, size, proposal_conf)
         return merge_proposals(np.vstack([xyxy, more_xyxy]), np.concatenate([scores, more_scores]), PASS_MERGE_IOU)
 
-    def propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float,
-                      close_up: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    def propose_boxes(
+        self, pixels: np.ndarray, imgsz: int, proposal_conf: float, close_up: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The detector's own index boxes (N, 4) and confidences (N,), before any classifier: what
         ``detect`` starts from, with the close-up pass where it runs (``close_up=False``: never),
         decided as ``detect`` decides it, on the boxes from model.json's ``proposal_conf``
@@ -425,12 +329,14 @@ class CardIndexDetector:
             use_all_cores()
             xyxy, scores, _ = self._propose_boxes(pixels, imgsz, proposal_conf)
             if close_up and self._classifier is not None:
-                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, proposal_conf,
-                                                  decide_conf=self.settings.proposal_conf)
+                xyxy, scores = self._any_distance(
+                    pixels, imgsz, xyxy, scores, proposal_conf, decide_conf=self.settings.detector.proposal_conf
+                )
         return xyxy, scores
 
-    def _propose_boxes(self, pixels: np.ndarray, imgsz: int,
-                       proposal_conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _propose_boxes(
+        self, pixels: np.ndarray, imgsz: int, proposal_conf: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         # Shrink a much bigger image by area averaging first: ultralytics' letterbox resizes linearly,
         # which aliases fine print when it shrinks by more than about 1.5 (the close-up pass reads a
         # photo at 416 px).
@@ -438,45 +344,55 @@ class CardIndexDetector:
         if scale < 0.67:
             import cv2
 
-            pixels = cv2.resize(pixels, (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale))),
-                                interpolation=cv2.INTER_AREA)
-        boxes = self._detector.predict(pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True,
-                                       max_det=MAX_DETECTIONS, verbose=False)[0].boxes
+            pixels = cv2.resize(
+                pixels,
+                (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale))),
+                interpolation=cv2.INTER_AREA,
+            )
+        boxes = self._detector.predict(
+            pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True, max_det=MAX_DETECTIONS, verbose=False
+        )[0].boxes
         xyxy = boxes.xyxy.cpu().numpy().astype(np.float64)
         if scale < 0.67:
             xyxy = xyxy / scale
         return xyxy, boxes.conf.cpu().numpy().astype(np.float64), boxes.cls.cpu().numpy().astype(np.int64)
 
-    def read_boxes(self, pixels: np.ndarray, xyxy: np.ndarray,
-                   rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def read_boxes(
+        self, pixels: np.ndarray, xyxy: np.ndarray, rotations: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The classifier's reading of given index boxes (two-stage models only): for each box, the
         ``1 + RUNNER_UPS`` likeliest card ids (``CARD_CODES`` indices), best first, and their
         probabilities. ``ginscore eval`` uses it on the labelled boxes to measure the classifier alone."""
         return self.read_crops(*self._crops(pixels, xyxy), rotations=rotations)
 
-    def read_crops(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None = None,
-                   rotations: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def read_crops(
+        self, crops: list[np.ndarray], isolated: list[np.ndarray] | None = None, rotations: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``read_boxes`` for crops already cut (``vision.crops.crop_index`` at ``classifier_imgsz``):
         ``benchmarks/crop_reading.py`` compares ways of cutting them. ``isolated``: the same crops cut
-        with ``isolate=settings.classifier_isolate``, for the main classifier when that is set."""
+        with ``isolate=settings.classifiers.isolate``, for the main classifier when that is set."""
         card_ids, probabilities, rejected = self.read_crops_before_gate(crops, isolated, rotations)
-        return card_ids, gate_not_a_card(probabilities, rejected, self.settings.reject_gate)[0]
+        return card_ids, gate_not_a_card(probabilities, rejected, self.settings.decision.reject_gate)[0]
 
-    def read_boxes_before_gate(self, pixels: np.ndarray, xyxy: np.ndarray,
-                               rotations: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def read_boxes_before_gate(
+        self, pixels: np.ndarray, xyxy: np.ndarray, rotations: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``read_boxes`` before the "not a card" gate: ranked card ids, card probabilities, and each box's
         "not a card" probability, for ``gate_not_a_card`` to apply any gate to
         (``benchmarks/confidence_rule.py`` chooses the doubted-card gate this way)."""
         return self.read_crops_before_gate(*self._crops(pixels, xyxy), rotations=rotations)
 
-    def read_crops_before_gate(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None = None,
-                               rotations: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def read_crops_before_gate(
+        self, crops: list[np.ndarray], isolated: list[np.ndarray] | None = None, rotations: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``read_crops`` before the "not a card" gate (``read_boxes_before_gate``)."""
         if self._classifier is None:
-            raise ModelError(f"{self.settings.detector.name} is a 52-class detector; it has no crop classifier")
-        if self.settings.classifier_isolate > 0 and isolated is None:
-            raise ValueError("this classifier reads isolated crops: pass them as isolated= "
-                             f"(crop_index(..., isolate={self.settings.classifier_isolate}))")
+            raise ModelError(f"{self.settings.detector.weights.name} is a 52-class detector; it has no crop classifier")
+        if self.settings.classifiers.isolate > 0 and isolated is None:
+            raise ValueError(
+                "this classifier reads isolated crops: pass them as isolated= "
+                f"(crop_index(..., isolate={self.settings.classifiers.isolate}))"
+            )
         with self._lock:
             use_all_cores()
             return self._read_crops(crops, isolated, rotations)
@@ -490,37 +406,41 @@ class CardIndexDetector:
         """The crops every classifier reads, and the isolated ones the main classifier reads (or None)."""
         xyxy = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
         crops = [crop_index(pixels, tuple(box), size=self._classifier_imgsz) for box in xyxy]
-        isolate = self.settings.classifier_isolate
+        isolate = self.settings.classifiers.isolate
         if isolate <= 0:
             return crops, None
         return crops, [crop_index(pixels, tuple(box), size=self._classifier_imgsz, isolate=isolate) for box in xyxy]
 
-    def _read_crops(self, crops: list[np.ndarray], isolated: list[np.ndarray] | None,
-                    rotations: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _read_crops(
+        self, crops: list[np.ndarray], isolated: list[np.ndarray] | None, rotations: int | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each crop's ranked card ids and card probabilities (before the "not a card" gate), and the
         probability the surest-rejecting classifier gives "not a card" (``gate_not_a_card`` applies it)."""
         if len(crops) == 0:
             return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS)), np.zeros(0)
-        rotations = rotations or self.settings.classifier_rotations
-        probabilities = classify_crops(self._classifier, isolated if isolated is not None else crops,
-                                       self.settings.classifier_channels, rotations)
+        rotations = rotations or self.settings.classifiers.rotations
+        probabilities = classify_crops(
+            self._classifier, isolated if isolated is not None else crops, self.settings.classifiers.channels, rotations
+        )
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
         rejected = not_a_card_probability(probabilities, to_card)
         cards = probabilities[:, to_card != NOT_A_CARD]
         to_card = to_card[to_card != NOT_A_CARD]
         if self._partners:
-            readings = [(classify_crops(partner, crops, self.settings.classifier_channels, rotations), partner_ids)
-                        for partner, partner_ids in self._partners]
+            readings = [
+                (classify_crops(partner, crops, self.settings.classifiers.channels, rotations), partner_ids)
+                for partner, partner_ids in self._partners
+            ]
             for partner, partner_ids in readings:
                 # a partner that can say "not a card" too: any classifier's "no" counts
                 rejected = np.maximum(rejected, not_a_card_probability(partner, partner_ids))
-            cards = combine_card_readings(cards, to_card, readings, self.settings.classifier_mix)
-        if self.settings.reject_gate > 0:
+            cards = combine_card_readings(cards, to_card, readings, self.settings.classifiers.mix)
+        if self.settings.decision.reject_gate > 0:
             cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
         elif self._partners:
             cards = cards * (1.0 - rejected)[:, None]
         # (no gate, one classifier: a card's probability is already what the crop is not rejected by)
-        ranked = np.argsort(-cards, axis=1)[:, :1 + RUNNER_UPS]
+        ranked = np.argsort(-cards, axis=1)[:, : 1 + RUNNER_UPS]
         return to_card[ranked], np.take_along_axis(cards, ranked, axis=1), rejected
 
     @property
@@ -528,9 +448,15 @@ class CardIndexDetector:
         """Whether the classifier can answer "not a card" (a reject class beside the 52 cards)."""
         return NOT_A_CARD in self._classifier_card_ids
 
-    def detect_tiled(self, pixels: np.ndarray, grid: int, imgsz: int | None = None,
-                     conf: float | None = None, rotations: int | None = None,
-                     proposal_conf: float | None = None) -> Detections:
+    def detect_tiled(
+        self,
+        pixels: np.ndarray,
+        grid: int,
+        imgsz: int | None = None,
+        conf: float | None = None,
+        rotations: int | None = None,
+        proposal_conf: float | None = None,
+    ) -> Detections:
         """Detect on a ``grid`` x ``grid`` of overlapping tiles, each read at ``imgsz``: small indices
         in a big photo keep more pixels. Boxes cut by an inner tile edge are dropped (the overlap
         holds them whole in the neighbouring tile) and duplicates across tiles are suppressed."""
@@ -540,20 +466,36 @@ class CardIndexDetector:
         parts = []
         for top, bottom in _tile_spans(height, grid):
             for left, right in _tile_spans(width, grid):
-                found = self.detect(pixels[top:bottom, left:right], imgsz=imgsz, conf=conf, rotations=rotations,
-                                    proposal_conf=proposal_conf)
+                found = self.detect(
+                    pixels[top:bottom, left:right],
+                    imgsz=imgsz,
+                    conf=conf,
+                    rotations=rotations,
+                    proposal_conf=proposal_conf,
+                )
                 x0, y0, x1, y1 = found.xyxy.T if len(found) else (np.zeros(0),) * 4
                 margin = 2.0
-                whole = ((left == 0) | (x0 > margin)) & ((top == 0) | (y0 > margin)) \
-                    & ((right == width) | (x1 < right - left - margin)) & ((bottom == height) | (y1 < bottom - top - margin))
+                whole = (
+                    ((left == 0) | (x0 > margin))
+                    & ((top == 0) | (y0 > margin))
+                    & ((right == width) | (x1 < right - left - margin))
+                    & ((bottom == height) | (y1 < bottom - top - margin))
+                )
                 parts.append(found[whole].shifted(left, top))
         return suppress_duplicates(Detections.concatenate(parts))
 
 
-def kept_readings(scores: np.ndarray, probabilities: np.ndarray, detector_weight: float, proposal_conf: float,
-                  conf: float, sure: tuple[float, float] = (0.0, 1.0), kept_at: float = 0.0,
-                  review_below: float = DEFAULT_REVIEW_BELOW,
-                  doubted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def kept_readings(
+    scores: np.ndarray,
+    probabilities: np.ndarray,
+    detector_weight: float,
+    proposal_conf: float,
+    conf: float,
+    sure: tuple[float, float] = (0.0, 1.0),
+    kept_at: float = 0.0,
+    review_below: float = DecisionSettings.review_below,
+    doubted: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Which proposals are read as cards, and their ranked confidences (N, 1 + RUNNER_UPS): detector
     ``scores`` ** ``detector_weight`` x the classifiers' ranked ``probabilities``.
 
@@ -593,9 +535,13 @@ def flagged_below(review_below: float) -> float:
     return round(review_below - FLAG_MARGIN, 6)
 
 
-def gate_not_a_card(probabilities: np.ndarray, rejected: np.ndarray, reject_gate: float,
-                    scores: np.ndarray | None = None,
-                    doubt: tuple[float, float] = NO_DOUBT) -> tuple[np.ndarray, np.ndarray]:
+def gate_not_a_card(
+    probabilities: np.ndarray,
+    rejected: np.ndarray,
+    reject_gate: float,
+    scores: np.ndarray | None = None,
+    doubt: tuple[float, float] = NO_DOUBT,
+) -> tuple[np.ndarray, np.ndarray]:
     """The "not a card" gate: card probabilities zeroed where a classifier says "not a card" with at
     least ``reject_gate`` (0: no gate), and which boxes are doubted cards.
 
@@ -631,8 +577,9 @@ def not_a_card_probability(probabilities: np.ndarray, card_ids: np.ndarray) -> n
     return probabilities[:, card_ids == NOT_A_CARD].sum(axis=1)
 
 
-def combine_card_readings(main: np.ndarray, main_ids: np.ndarray, partners: list[tuple[np.ndarray, np.ndarray]],
-                          main_weight: float) -> np.ndarray:
+def combine_card_readings(
+    main: np.ndarray, main_ids: np.ndarray, partners: list[tuple[np.ndarray, np.ndarray]], main_weight: float
+) -> np.ndarray:
     """Several classifiers' card probabilities as one (in ``main_ids`` order): their weighted geometric
     mean, each first normalised over the cards (a partner's "not a card" class is left out), the main
     one weighted ``main_weight`` and the ``partners`` (probabilities, card id of each column) sharing
@@ -644,6 +591,7 @@ def combine_card_readings(main: np.ndarray, main_ids: np.ndarray, partners: list
     >>> combine_card_readings(np.array([[0.6, 0.2]]), np.array([0, 1]), partners, 0.5).round(3).tolist()
     [[0.736, 0.264]]
     """
+
     def normalised(probabilities: np.ndarray) -> np.ndarray:
         return probabilities / np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
 
@@ -672,8 +620,6 @@ def merge_proposals(xyxy: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> t
 def surest_of_overlapping(xyxy: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> np.ndarray:
     """Greedy class-agnostic non-maximum suppression: the indices (ascending) of the boxes kept when,
     of boxes overlapping by more than ``iou``, only the surest stays."""
-    from vision.detections import box_iou
-
     order = np.argsort(-scores, kind="stable")
     overlaps = box_iou(xyxy, xyxy)
     keep: list[int] = []
@@ -698,6 +644,12 @@ def suppress_duplicates(detections: Detections, iou: float = 0.5) -> Detections:
 @lru_cache(maxsize=4)
 def _load(settings: ModelSettings) -> CardIndexDetector:
     return CardIndexDetector(settings)
+
+
+def reload_models() -> None:
+    """Forget the loaded models: the next ``load_detector`` reads the models folder again (after a
+    retrain or a rollback installed other weights, or model.json changed)."""
+    _load.cache_clear()
 
 
 def load_detector(folder: Path | str | None = None) -> CardIndexDetector:

@@ -10,10 +10,11 @@ neighbours in sorted order); the axis whose cut is clearer wins.
 group) / (gap at the cut), clipped to 0..1. Two spreads a card-length apart whose cards overlap
 give values near 1; a table of evenly strewn cards gives 0, and the app should ask the user.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -21,7 +22,8 @@ from vision.cards import card_center
 from vision.reading import CardReading
 
 HORIZONTAL = "horizontal"  # the cut is a horizontal line: players at the top and bottom
-VERTICAL = "vertical"      # the cut is a vertical line: players on the left and right
+VERTICAL = "vertical"  # the cut is a vertical line: players on the left and right
+UNSURE_SPLIT = 0.3  # below this split confidence the commands and the review page warn the hands may be mixed up
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,8 @@ def split_hands(cards: Sequence[CardReading]) -> HandSplit:
             best = candidate
     assert best is not None
     confidence, _, axis, first_group = best
-    first = tuple(card.card for card, is_first in zip(cards, first_group) if is_first)
-    second = tuple(card.card for card, is_first in zip(cards, first_group) if not is_first)
+    first = tuple(card.card for card, is_first in zip(cards, first_group, strict=True) if is_first)
+    second = tuple(card.card for card, is_first in zip(cards, first_group, strict=True) if not is_first)
     return HandSplit(hands=(first, second), axis=axis, confidence=round(confidence, 4))
 
 
@@ -62,7 +64,7 @@ def _two_means_cut(values: np.ndarray) -> tuple[np.ndarray, float, float]:
     ordered = values[order]
     n = len(ordered)
     prefix = np.concatenate([[0.0], np.cumsum(ordered)])
-    prefix_sq = np.concatenate([[0.0], np.cumsum(ordered ** 2)])
+    prefix_sq = np.concatenate([[0.0], np.cumsum(ordered**2)])
     best_cost, best_k = np.inf, 1
     for k in range(1, n):  # low group = ordered[:k]
         low_cost = prefix_sq[k] - prefix[k] ** 2 / k

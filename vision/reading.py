@@ -3,6 +3,7 @@
 These types are the contract between vision/ and web/: ``vision.recognise.read_photo`` returns a
 ``PhotoReading``; nothing from ultralytics or OpenCV crosses this line.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,26 +17,29 @@ class ImageError(ValueError):
 
 @dataclass(frozen=True)
 class CardReading:
-    card: str                # canonical code, e.g. "Ts"
-    confidence: float        # 0..1
-    boxes: tuple[Box, ...]   # the corner indices that showed this card
-    runner_ups: tuple[str, ...] = ()   # the next-likeliest cards its corners could show, likeliest first
+    card: str  # canonical code, e.g. "Ts"
+    confidence: float  # 0..1
+    boxes: tuple[Box, ...]  # the corner indices that showed this card
+    runner_ups: tuple[str, ...] = ()  # the next-likeliest cards its corners could show, likeliest first
 
     def to_json(self) -> dict:
         """``{"card", "confidence", "boxes", "runner_ups"}`` with plain lists and rounded numbers."""
-        return {"card": self.card, "confidence": round(float(self.confidence), 4),
-                "boxes": [[round(float(v), 1) for v in box] for box in self.boxes],
-                "runner_ups": list(self.runner_ups)}
+        return {
+            "card": self.card,
+            "confidence": round(float(self.confidence), 4),
+            "boxes": [[round(float(v), 1) for v in box] for box in self.boxes],
+            "runner_ups": list(self.runner_ups),
+        }
 
 
 @dataclass(frozen=True)
 class PhotoReading:
-    image_size: tuple[int, int]                       # (width, height)
+    image_size: tuple[int, int]  # (width, height)
     cards: tuple[CardReading, ...]
-    hands: tuple[tuple[str, ...], tuple[str, ...]]    # two spreads by position: top/left first
-    split_axis: str = "horizontal"                    # "horizontal" = top/bottom, "vertical" = left/right
-    split_confidence: float = 0.0                     # 0..1, how clearly the cards fall into two groups
-    conflicts: tuple[str, ...] = field(default=())    # e.g. one code seen in two places that cannot be one card
+    hands: tuple[tuple[str, ...], tuple[str, ...]]  # two spreads by position: top/left first
+    split_axis: str = "horizontal"  # "horizontal" = top/bottom, "vertical" = left/right
+    split_confidence: float = 0.0  # 0..1, how clearly the cards fall into two groups
+    conflicts: tuple[str, ...] = field(default=())  # e.g. one code seen in two places that cannot be one card
 
     def to_json(self) -> dict:
         """A JSON-ready dict: cards with confidences and boxes, the two hands, the split and conflicts

@@ -3,6 +3,7 @@
 The web app calls ``read_photo`` (an uploaded photo of both spreads), ``read_spread`` (a photo of
 one player's spread) or ``read_frame`` (a webcam frame, read at the smaller webcam size).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,8 +25,9 @@ class Recognition:
     image: DecodedImage
 
 
-def reading_from_detections(detections: Detections, image_size: tuple[int, int],
-                            single_spread: bool = False) -> PhotoReading:
+def reading_from_detections(
+    detections: Detections, image_size: tuple[int, int], single_spread: bool = False
+) -> PhotoReading:
     """Merge corner boxes into cards and split them into two hands (or one spread)."""
     merged = merge_corners(detections)
     split: HandSplit = one_spread(merged.cards) if single_spread else split_hands(merged.cards)
@@ -39,25 +41,40 @@ def reading_from_detections(detections: Detections, image_size: tuple[int, int],
     )
 
 
-def recognise(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-              conf: float | None = None, single_spread: bool = False, name: str = "", tiles: int = 1,
-              rotations: int | None = None) -> Recognition:
+def recognise(
+    source: PhotoSource,
+    *,
+    detector: CardIndexDetector | None = None,
+    imgsz: int | None = None,
+    conf: float | None = None,
+    single_spread: bool = False,
+    name: str = "",
+    tiles: int = 1,
+    rotations: int | None = None,
+) -> Recognition:
     """Decode a photo at the detector's size, detect, and build its reading (boxes in photo pixels).
 
     ``tiles`` > 1 reads the photo at ``tiles`` times the size, as a ``tiles`` x ``tiles`` grid of
     overlapping tiles (slower by about tiles², for photos where the cards fill little of the frame).
     """
     detector = detector or load_detector()
-    imgsz = int(imgsz or detector.settings.imgsz)
+    imgsz = int(imgsz or detector.settings.detector.imgsz)
     image = decode_image(source, max_side=detector.photo_decode_side(imgsz, tiles), name=name)
-    detections = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=conf,
-                                       rotations=rotations).scaled(image.to_original)
+    detections = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=conf, rotations=rotations).scaled(
+        image.to_original
+    )
     reading = reading_from_detections(detections, image.original_size, single_spread=single_spread)
     return Recognition(reading=reading, detections=detections, image=image)
 
 
-def read_photo(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-               conf: float | None = None, tiles: int = 1) -> PhotoReading:
+def read_photo(
+    source: PhotoSource,
+    *,
+    detector: CardIndexDetector | None = None,
+    imgsz: int | None = None,
+    conf: float | None = None,
+    tiles: int = 1,
+) -> PhotoReading:
     """Read a showdown photo of both players' spreads: the cards and the two hands by position.
 
     ``source`` is a path, bytes, a binary file, a PIL image or a BGR array. Raises ``ImageError``
@@ -66,15 +83,28 @@ def read_photo(source: PhotoSource, *, detector: CardIndexDetector | None = None
     return recognise(source, detector=detector, imgsz=imgsz, conf=conf, tiles=tiles).reading
 
 
-def read_spread(source: PhotoSource, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-                conf: float | None = None, tiles: int = 1) -> PhotoReading:
+def read_spread(
+    source: PhotoSource,
+    *,
+    detector: CardIndexDetector | None = None,
+    imgsz: int | None = None,
+    conf: float | None = None,
+    tiles: int = 1,
+) -> PhotoReading:
     """Read a photo of ONE player's spread: every card goes to ``hands[0]``."""
     return recognise(source, detector=detector, imgsz=imgsz, conf=conf, single_spread=True, tiles=tiles).reading
 
 
-def read_frame(frame, *, detector: CardIndexDetector | None = None, conf: float | None = None,
-               single_spread: bool = False) -> PhotoReading:
+def read_frame(
+    frame, *, detector: CardIndexDetector | None = None, conf: float | None = None, single_spread: bool = False
+) -> PhotoReading:
     """Read a webcam frame (BGR array or encoded image) at the webcam size from ``model.json``."""
     detector = detector or load_detector()
-    return recognise(frame, detector=detector, imgsz=detector.settings.webcam_imgsz, conf=conf,
-                     single_spread=single_spread, rotations=1).reading
+    return recognise(
+        frame,
+        detector=detector,
+        imgsz=detector.settings.detector.webcam_imgsz,
+        conf=conf,
+        single_spread=single_spread,
+        rotations=1,
+    ).reading

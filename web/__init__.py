@@ -3,6 +3,7 @@
 ``create_app(test_config)`` builds the Flask app (see web/app.py). Flask is imported only when
 an app is built, so the ``ginscore`` command line starts quickly.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,8 @@ if TYPE_CHECKING:
     from flask import Flask
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> "Flask":
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app; ``test_config`` overrides the defaults (DATABASE, PIN, ...)."""
     from .app import create_app as build
+
     return build(test_config)

@@ -4,9 +4,10 @@ Writes need the header ``X-Requested-With`` (any value): a browser cannot send i
 site without a CORS preflight, which this app never grants, so the API needs no CSRF token.
 With a table PIN, send it as ``X-Table-Pin`` (or enter it once in the browser).
 """
+
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from vision.reading import ImageError
 
@@ -30,37 +31,59 @@ def require_custom_header():
 
 def sheet_json(game) -> dict:
     sheet = scoring.build_sheet(game, store.get_hands(game.id))
-    return {"id": game.id, "players": list(sheet.players), "target": game.target,
-            "rules": game.rules.to_dict(), **sheet.to_dict()}
+    return {
+        "id": game.id,
+        "players": list(sheet.players),
+        "target": game.target,
+        "rules": game.rules.to_dict(),
+        **sheet.to_dict(),
+    }
 
 
 @bp.get("/games")
 def list_games():
     """Every game: id, players, target, hands so far, finished or not."""
-    return jsonify(games=[{"id": g.id, "players": list(g.players), "target": g.target,
-                           "hands": g.hand_count, "finished": bool(g.finished)} for g in store.list_games()])
+    return jsonify(
+        games=[
+            {
+                "id": g.id,
+                "players": list(g.players),
+                "target": g.target,
+                "hands": g.hand_count,
+                "finished": bool(g.finished),
+            }
+            for g in store.list_games()
+        ]
+    )
 
 
 @bp.post("/games")
 def create_game():
     """Body: {"players": [a, b], "preset": "standard", "rules": {option: value}, "target": 100}."""
     from .games import parse_new_game_form
+
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        return api_error("Send a JSON object: {\"players\": [\"Ann\", \"Bob\"], \"target\": 100}.")
+        return api_error('Send a JSON object: {"players": ["Ann", "Bob"], "target": 100}.')
     players = body.get("players")
     if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)):
-        return api_error("\"players\" must be a list of two names.")
-    form = {"player0": players[0], "player1": players[1], "preset": str(body.get("preset", "standard")),
-            "target": str(body.get("target", ""))}
+        return api_error('"players" must be a list of two names.')
+    form = {
+        "player0": players[0],
+        "player1": players[1],
+        "preset": str(body.get("preset", "standard")),
+        "target": str(body.get("target", "")),
+    }
     rules = body.get("rules") or {}
     if not isinstance(rules, dict):
-        return api_error("\"rules\" must be an object of rule options.")
+        return api_error('"rules" must be an object of rule options.')
     known = {option["name"] for option in scoring.Rules.options()} - {"target"}
     unknown = sorted(map(str, set(rules) - known))
     if unknown:
-        return api_error(f"Unknown rule option(s): {', '.join(unknown)}. The options are: {', '.join(sorted(known))} "
-                         "(the target is \"target\" outside \"rules\").")
+        return api_error(
+            f"Unknown rule option(s): {', '.join(unknown)}. The options are: {', '.join(sorted(known))} "
+            '(the target is "target" outside "rules").'
+        )
     try:
         parsed_players, parsed_rules, target = parse_new_game_form(scoring.FormView(form, rules))
     except ValueError as error:
@@ -79,12 +102,14 @@ def get_game(game_id: int):
 @bp.post("/games/<int:game_id>/photo")
 def photo(game_id: int):
     """Multipart field "photo": read the cards; returns the reading and a photo_id for /hands."""
-    from .hands import photo_error_status, store_photo_for_review
     import json
+
+    from .hands import photo_error_status, store_photo_for_review
+
     game = game_or_404(game_id)
     upload = request.files.get("photo")
     if upload is None:
-        return api_error("Send the photo as the multipart field \"photo\".")
+        return api_error('Send the photo as the multipart field "photo".')
     try:
         photo_id = store_photo_for_review(game, upload.read(), "api")
     except ImageError as error:
@@ -98,6 +123,7 @@ def add_hand(game_id: int):
     """Body: {"knocker": 0|1, "cards": [[...], [...]], "upcard": null, "photo_id": null}
     or {"knocker": 0|1, "deadwood": [n, m], "gin": false} or {"void": true}; optional "replace": n."""
     from .hands import SAVE_TOKEN_PATTERN, get_pending_photo, save_hand
+
     game = game_or_404(game_id)
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
@@ -108,7 +134,7 @@ def add_hand(game_id: int):
         return api_error(f"There is no hand {replace!r} to replace.", 404)
     save_token = body.get("save_token")
     if save_token is not None and not (isinstance(save_token, str) and SAVE_TOKEN_PATTERN.fullmatch(save_token)):
-        return api_error("\"save_token\" must be 16 to 64 letters, digits, - or _ (one new token per hand).")
+        return api_error('"save_token" must be 16 to 64 letters, digits, - or _ (one new token per hand).')
     if store.save_token_used(save_token):
         return api_error("That hand was saved already (this save_token was used).", 409)
     photo = None
@@ -118,22 +144,34 @@ def add_hand(game_id: int):
         elif "deadwood" in body:
             deadwood = body["deadwood"]
             if not (isinstance(deadwood, list) and len(deadwood) == 2):
-                return api_error("\"deadwood\" must be a list of two counts.")
-            entry = scoring.counts_entry(str(body.get("knocker", "")), str(deadwood[0]), str(deadwood[1]),
-                                         bool(body.get("gin")), rules, players,
-                                         str(body.get("upcard") or ""))
+                return api_error('"deadwood" must be a list of two counts.')
+            entry = scoring.counts_entry(
+                str(body.get("knocker", "")),
+                str(deadwood[0]),
+                str(deadwood[1]),
+                bool(body.get("gin")),
+                rules,
+                players,
+                str(body.get("upcard") or ""),
+            )
         else:
             cards = body.get("cards")
             if not (isinstance(cards, list) and len(cards) == 2):
-                return api_error("\"cards\" must be a list of two hands (lists of card codes like \"Ts\").")
+                return api_error('"cards" must be a list of two hands (lists of card codes like "Ts").')
             texts = tuple(" ".join(map(str, hand)) if isinstance(hand, list) else str(hand) for hand in cards)
             if body.get("photo_id") is not None:
                 photo_id = body["photo_id"]
                 if type(photo_id) is not int:
-                    return api_error("\"photo_id\" must be the number the photo upload answered.")
+                    return api_error('"photo_id" must be the number the photo upload answered.')
                 photo = get_pending_photo(game_id, photo_id)
-            entry = scoring.showdown_entry(texts, str(body.get("knocker", "")), str(body.get("upcard") or ""),
-                                           rules, players, source="photo" if photo is not None else "api")
+            entry = scoring.showdown_entry(
+                texts,
+                str(body.get("knocker", "")),
+                str(body.get("upcard") or ""),
+                rules,
+                players,
+                source="photo" if photo is not None else "api",
+            )
         result = scoring.score_entry(entry, rules, players)
     except ValueError as error:
         return api_error(str(error))
@@ -148,6 +186,7 @@ def add_hand(game_id: int):
 def undo(game_id: int):
     """Remove the latest hand."""
     from .games import undo_last_hand
+
     game = game_or_404(game_id)
     position = undo_last_hand(game)
     if position is None:

@@ -3,6 +3,7 @@
 ``create_app(test_config)`` builds the Flask app (flaskr style): an SQLite file in the instance
 folder by default, blueprints for games, hands, settings, the camera and the JSON API.
 """
+
 from __future__ import annotations
 
 import os
@@ -39,17 +40,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=None,
         DATABASE=os.path.join(app.instance_path, "ginscore.sqlite"),
-        MAX_CONTENT_LENGTH=20 * MEBIBYTE,     # whole request; uploads bigger than this get a 413
-        MAX_IMAGE_PIXELS=40_000_000,          # decompression bombs: refuse bigger images
-        PIN=None,                             # table PIN: required before any change when set
-        CAMERA_SOURCE=None,                   # device index, stream URL or video file
-        MODEL_PATH=None,                      # detector weights; None = the shipped model
-        LAN_URL=None,                         # shown with a QR code when serving on the LAN
-        ALLOWED_HOSTS=(),                     # Host names answered besides localhost and 127.0.0.1
-        PHOTO_LONGEST_SIDE=2048,              # uploads are stored as one JPEG at most this big
-        PHOTO_DECODE_SLOTS=2,                 # photos decoded at the same time (memory bound)
-        UNCONFIRMED_PHOTO_HOURS=24,           # uploads never saved as a hand are deleted after this
-        WTF_CSRF_TIME_LIMIT=12 * 3600,        # form tokens last a long evening at the table
+        MAX_CONTENT_LENGTH=20 * MEBIBYTE,  # whole request; uploads bigger than this get a 413
+        MAX_IMAGE_PIXELS=40_000_000,  # decompression bombs: refuse bigger images
+        PIN=None,  # table PIN: required before any change when set
+        CAMERA_SOURCE=None,  # device index, stream URL or video file
+        MODEL_PATH=None,  # detector weights; None = the shipped model
+        LAN_URL=None,  # shown with a QR code when serving on the LAN
+        ALLOWED_HOSTS=(),  # Host names answered besides localhost and 127.0.0.1
+        PHOTO_LONGEST_SIDE=2048,  # uploads are stored as one JPEG at most this big
+        PHOTO_DECODE_SLOTS=2,  # photos decoded at the same time (memory bound)
+        UNCONFIRMED_PHOTO_HOURS=24,  # uploads never saved as a hand are deleted after this
+        WTF_CSRF_TIME_LIMIT=12 * 3600,  # form tokens last a long evening at the table
         SESSION_COOKIE_SAMESITE="Lax",
     )
     if test_config is not None:
@@ -59,18 +60,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret_key(app.instance_path)
 
     from . import db
+
     db.init_app(app)
 
     import threading
 
     from .pin_throttle import PinThrottle
+
     app.extensions["pin_throttle"] = PinThrottle()
     app.extensions["photo_decode_slots"] = threading.BoundedSemaphore(app.config["PHOTO_DECODE_SLOTS"])
 
     from flask_wtf.csrf import CSRFError, CSRFProtect
+
     csrf = CSRFProtect(app)
 
     from . import api, camera, games, hands, pin, settings, training
+
     app.register_blueprint(pin.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -80,6 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(training.bp)
     csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
     from .http_safety import add_security_headers, check_host
+
     app.before_request(check_host)
     app.before_request(pin.require_pin_for_changes)
     app.after_request(add_security_headers)
@@ -91,8 +97,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.errorhandler(413)
     def too_large(error: Exception):
         limit = app.config["MAX_CONTENT_LENGTH"] // MEBIBYTE
-        return error_response(f"The upload is larger than {limit} MB; send a smaller photo (a phone photo is 2-6 MB).",
-                              413)
+        return error_response(
+            f"The upload is larger than {limit} MB; send a smaller photo (a phone photo is 2-6 MB).", 413
+        )
 
     @app.errorhandler(404)
     def not_found(error: Exception):
@@ -108,14 +115,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         return error_response("Something went wrong on the server; nothing was changed. Try again.", 500)
 
     from .scoring import card_label
+
     app.add_template_filter(card_label, "card_label")
 
     @app.context_processor
     def page_globals() -> dict[str, Any]:
-        return {"lan_url": app.config.get("LAN_URL"), "pin_required": bool(app.config.get("PIN")),
-                "new_save_token": lambda: secrets.token_urlsafe(18)}
+        return {
+            "lan_url": app.config.get("LAN_URL"),
+            "pin_required": bool(app.config.get("PIN")),
+            "new_save_token": lambda: secrets.token_urlsafe(18),
+        }
 
     from .retention import delete_stale_photos
+
     with app.app_context():
         delete_stale_photos()
     return app

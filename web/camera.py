@@ -3,6 +3,7 @@
 The source is an OpenCV ``VideoCapture`` source: a device index (``0``), a stream URL or a video
 file (played in a loop). It comes from the settings page or ``ginscore serve --camera``.
 """
+
 from __future__ import annotations
 
 import threading
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, url_for
 
-from vision.detector import review_threshold
+from vision.model_settings import review_threshold
 from vision.reading import ImageError
 
 from . import recognition
@@ -19,10 +20,10 @@ from .games import current_camera_source, load_game_or_404
 
 bp = Blueprint("camera", __name__)
 
-FRAME_INTERVAL_S = 0.2      # about 5 frames a second on the live view
-DETECT_INTERVAL_S = 1.0     # the detector runs on a live frame at most this often (CPU is scarce; it
-                            # skips frames while a photo upload holds the model)
-STEADY_S = 1.0              # both spreads unchanged this long: the page offers the capture
+FRAME_INTERVAL_S = 0.2  # about 5 frames a second on the live view
+DETECT_INTERVAL_S = 1.0  # the detector runs on a live frame at most this often (CPU is scarce; it
+# skips frames while a photo upload holds the model)
+STEADY_S = 1.0  # both spreads unchanged this long: the page offers the capture
 
 
 class CameraError(ImageError):
@@ -38,14 +39,18 @@ class CameraFeed:
         self._lock = threading.Lock()
         self.last_reading = None
         self.last_detect_time = 0.0
-        self.steady_since: float | None = None    # when the two spreads last changed (monotonic)
-        self.same_readings = 0                     # readings in a row with the same two spreads
+        self.steady_since: float | None = None  # when the two spreads last changed (monotonic)
+        self.same_readings = 0  # readings in a row with the same two spreads
 
     def note_reading(self, reading, now: float) -> None:
         """Keep the latest reading and how long both spreads have stayed the same."""
         previous = self.last_reading
-        same = previous is not None and reading is not None and reading.cards and \
-            [sorted(h) for h in previous.hands] == [sorted(h) for h in reading.hands]
+        same = (
+            previous is not None
+            and reading is not None
+            and reading.cards
+            and [sorted(h) for h in previous.hands] == [sorted(h) for h in reading.hands]
+        )
         if same:
             self.same_readings += 1
         else:
@@ -59,12 +64,17 @@ class CameraFeed:
         if reading is None:
             return {"hands": [[], []], "cards": 0, "steady": False, "steady_for": 0.0}
         steady_for = now - self.steady_since if self.steady_since is not None else 0.0
-        return {"hands": [list(reading.hands[0]), list(reading.hands[1])], "cards": len(reading.cards),
-                "unsure": sorted(card.card for card in reading.cards if card.confidence < review_threshold()),
-                "steady": self.same_readings >= 2 and steady_for >= STEADY_S, "steady_for": round(steady_for, 1)}
+        return {
+            "hands": [list(reading.hands[0]), list(reading.hands[1])],
+            "cards": len(reading.cards),
+            "unsure": sorted(card.card for card in reading.cards if card.confidence < review_threshold()),
+            "steady": self.same_readings >= 2 and steady_for >= STEADY_S,
+            "steady_for": round(steady_for, 1),
+        }
 
     def _open(self):
         import cv2
+
         target: int | str = int(self.source) if self.source.isdigit() else self.source
         capture = cv2.VideoCapture(target)
         if not capture.isOpened():
@@ -75,6 +85,7 @@ class CameraFeed:
     def read_frame(self):
         """The next frame as a BGR array; a video file starts again at its end."""
         import cv2
+
         with self._lock:
             if self._capture is None:
                 self._capture = self._open()
@@ -109,6 +120,7 @@ def feed_for(source: str) -> CameraFeed:
 
 def encode_jpeg(frame) -> bytes:
     import cv2
+
     ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 88])
     if not ok:
         raise CameraError("A camera frame could not be encoded.")
@@ -130,7 +142,8 @@ def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None
             if reading is not None:
                 feed.note_reading(reading, now)
         if feed.last_reading is not None:
-            from vision.annotate import annotate_reading   # the one annotator (photos, eval, live view)
+            from vision.annotate import annotate_reading  # the one annotator (photos, eval, live view)
+
             frame = annotate_reading(frame, feed.last_reading)
         yield encode_jpeg(frame)
         sent += 1
@@ -160,10 +173,17 @@ def stream():
 
     def parts() -> Iterator[bytes]:
         for jpeg in annotated_frames(feed, model_path, limit):
-            yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode() \
-                + b"\r\n\r\n" + jpeg + b"\r\n"
-    return Response(parts(), mimetype="multipart/x-mixed-replace; boundary=frame",
-                    headers={"Cache-Control": "no-store"})
+            yield (
+                b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                + str(len(jpeg)).encode()
+                + b"\r\n\r\n"
+                + jpeg
+                + b"\r\n"
+            )
+
+    return Response(
+        parts(), mimetype="multipart/x-mixed-replace; boundary=frame", headers={"Cache-Control": "no-store"}
+    )
 
 
 @bp.route("/camera/reading.json")
@@ -188,6 +208,7 @@ def capture(game_id: int):
     """Take the current frame as the hand's photo and go to the review page."""
     from .hands import store_photo_for_review
     from .scoring import sentence
+
     game = load_game_or_404(game_id)
     feed = feed_for(require_source())
     try:

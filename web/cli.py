@@ -3,6 +3,7 @@
 Each part of the product registers its own sub-commands; heavy imports (ultralytics, Flask) happen
 only inside the command that needs them, so ``ginscore hand`` starts instantly.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -10,22 +11,14 @@ import sys
 
 from engine import cli as engine_cli
 from vision import cli as vision_cli
-from vision import examples, retrain, teach_deck, train
-from vision.synth import cli as synth_cli
-from vision.synth import decks
-from web import serve_cli
+from web import learning, serve_cli
 
 # Each module defines add_commands(commands) and owns its sub-commands.
 COMMAND_MODULES = (
-    engine_cli,      # hand, showdown
-    vision_cli,      # detect, score, eval
-    train,           # train
-    synth_cli,       # synth
-    decks,           # decks (contact sheet of the card art)
-    teach_deck,      # deck add / deck list (teach the reader your own deck)
-    examples,        # examples (corrected photos kept for retraining)
-    retrain,         # retrain (fine-tune at the table, install when not worse, --rollback)
-    serve_cli,       # serve
+    engine_cli,  # hand, showdown
+    vision_cli,  # detect, score, export
+    learning,  # eval, train, synth, decks, deck, examples, retrain (vision.evaluation, vision.training)
+    serve_cli,  # serve
 )
 
 

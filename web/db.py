@@ -4,6 +4,7 @@ Every change to the schema is one entry in ``MIGRATIONS``; ``migrate`` applies t
 database has not seen yet and records its version in ``schema_version``. Writes go through
 ``transaction()`` so that a request that fails half-way leaves the database as it was.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -77,8 +78,9 @@ MIGRATIONS: tuple[str, ...] = (
 
 def connect(path: str) -> sqlite3.Connection:
     """Open the database file with the settings the app relies on."""
-    connection = sqlite3.connect(path, timeout=30, detect_types=sqlite3.PARSE_DECLTYPES,
-                                 isolation_level=None)  # explicit BEGIN/COMMIT in transaction()
+    connection = sqlite3.connect(
+        path, timeout=30, detect_types=sqlite3.PARSE_DECLTYPES, isolation_level=None
+    )  # explicit BEGIN/COMMIT in transaction()
     connection.row_factory = sqlite3.Row
     connection.execute("PRAGMA foreign_keys = ON")
     connection.execute("PRAGMA busy_timeout = 30000")

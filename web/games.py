@@ -1,11 +1,11 @@
 """Pages for games: the list, a new game, the score sheet, undo, delete, rematch, CSV export."""
+
 from __future__ import annotations
 
 import csv
 import io
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
-                   session, url_for)
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from . import scoring, store
 from .chart import running_totals_svg
@@ -24,7 +24,7 @@ def load_game_or_404(game_id: int) -> store.GameRecord:
     return game
 
 
-def sheet_for(game) -> "scoring.Sheet":
+def sheet_for(game) -> scoring.Sheet:
     return scoring.build_sheet(game, store.get_hands(game.id))
 
 
@@ -34,8 +34,7 @@ def index():
     games = store.list_games()
     in_progress = [g for g in games if not g["finished"]]
     finished = [g for g in games if g["finished"]]
-    return render_template("index.html", in_progress=in_progress, finished=finished,
-                           lan_qr_svg=_lan_qr_svg())
+    return render_template("index.html", in_progress=in_progress, finished=finished, lan_qr_svg=_lan_qr_svg())
 
 
 def _lan_qr_svg() -> str | None:
@@ -43,6 +42,7 @@ def _lan_qr_svg() -> str | None:
     if not url:
         return None
     import segno
+
     return segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
 
 
@@ -52,7 +52,7 @@ def spreadsheet_safe(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def parse_new_game_form(form) -> tuple[tuple[str, str], "scoring.Rules", int]:
+def parse_new_game_form(form) -> tuple[tuple[str, str], scoring.Rules, int]:
     """Players, rules and target from the new-game form; ValueError says what to fix."""
     players = tuple(" ".join(form.get(f"player{i}", "").split()) for i in (0, 1))
     for number, name in enumerate(players, start=1):
@@ -80,17 +80,25 @@ def new_game():
             players, rules, target = parse_new_game_form(request.form)
         except ValueError as error:
             flash(str(error), "error")
-            return render_template("new_game.html", fields=scoring.rule_fields(request.form),
-                                   presets=scoring.preset_names(), form=request.form,
-                                   preset_target=scoring.preset_target(request.form.get("preset"))), 400
+            return render_template(
+                "new_game.html",
+                fields=scoring.rule_fields(request.form),
+                presets=scoring.preset_names(),
+                form=request.form,
+                preset_target=scoring.preset_target(request.form.get("preset")),
+            ), 400
         first_dealer = 1 if request.form.get("first_dealer") == "1" else 0
         with transaction() as connection:
             game_id = store.insert_game(connection, players, rules, target, first_dealer)
         return redirect(url_for("games.sheet", game_id=game_id))
     preset = request.args.get("preset", "standard")
-    return render_template("new_game.html", fields=scoring.rule_fields({"preset": preset}),
-                           presets=scoring.preset_names(), form={"preset": preset},
-                           preset_target=scoring.preset_target(preset))
+    return render_template(
+        "new_game.html",
+        fields=scoring.rule_fields({"preset": preset}),
+        presets=scoring.preset_names(),
+        form={"preset": preset},
+        preset_target=scoring.preset_target(preset),
+    )
 
 
 @bp.route("/games/<int:game_id>")
@@ -98,10 +106,15 @@ def sheet(game_id: int):
     """The score sheet: every hand, running totals, boxes, next deal, the reckoning at the end."""
     game = load_game_or_404(game_id)
     sheet = sheet_for(game)
-    return render_template("sheet.html", game=game, sheet=sheet,
-                           chart_svg=running_totals_svg(sheet.players, sheet.running_totals, game.target),
-                           camera_on=bool(current_camera_source()), photos=store.kept_photo_ids(game_id),
-                           undone=undone_hand(game_id, len(sheet.rows)))
+    return render_template(
+        "sheet.html",
+        game=game,
+        sheet=sheet,
+        chart_svg=running_totals_svg(sheet.players, sheet.running_totals, game.target),
+        camera_on=bool(current_camera_source()),
+        photos=store.kept_photo_ids(game_id),
+        undone=undone_hand(game_id, len(sheet.rows)),
+    )
 
 
 UNDONE_KEY = "undone_hand"
@@ -118,6 +131,7 @@ def undone_hand(game_id: int, hand_count: int) -> dict | None:
 def current_camera_source() -> str:
     """The webcam: a device number from the settings page, else ``serve --camera`` (which may be a URL or file)."""
     from .settings import device_number
+
     return device_number(store.get_setting("camera_source")) or str(current_app.config.get("CAMERA_SOURCE") or "")
 
 
@@ -135,7 +149,7 @@ def undo(game_id: int):
         flash(f"Hand {expected} was undone already (the button was pressed twice, or on another device).")
     elif position is None:
         flash("There is no hand to undo.")
-    else:   # the sheet shows "Hand N removed — Restore" instead of a flash
+    else:  # the sheet shows "Hand N removed — Restore" instead of a flash
         session[UNDONE_KEY] = {"game": game_id, "position": position, **removed}
     return redirect(url_for("games.sheet", game_id=game_id))
 
@@ -147,8 +161,9 @@ def undo_last_hand(game, expected_position: int | None = None, removed: dict | N
     with transaction() as connection:
         last = store.last_hand(connection, game.id)
         position = store.delete_last_hand(connection, game.id, expected_position)
-        store.set_finished(connection, game.id,
-                           scoring.build_sheet(game, store.get_hands(game.id, connection)).game_over)
+        store.set_finished(
+            connection, game.id, scoring.build_sheet(game, store.get_hands(game.id, connection)).game_over
+        )
     if position is not None and removed is not None and last is not None:
         removed["hand"] = last[0].to_dict()
         removed["photo"] = last[1]
@@ -168,16 +183,22 @@ def restore(game_id: int):
         entry = store.HandEntry.from_dict(undone["hand"])
         with transaction() as connection:
             if store.hand_count(connection, game_id) != position - 1:
-                raise store.SaveConflict(f"Hand {position} cannot be restored: the sheet changed since "
-                                         "(a hand was added or undone meanwhile).")
+                raise store.SaveConflict(
+                    f"Hand {position} cannot be restored: the sheet changed since "
+                    "(a hand was added or undone meanwhile)."
+                )
             hand_id, _ = store.write_hand(connection, game_id, entry)
             if undone.get("photo"):
                 store.reattach_photo(connection, game_id, undone["photo"], hand_id)
-            store.set_finished(connection, game_id,
-                               scoring.build_sheet(game, store.get_hands(game_id, connection)).game_over)
+            store.set_finished(
+                connection, game_id, scoring.build_sheet(game, store.get_hands(game_id, connection)).game_over
+            )
     except (ValueError, KeyError, TypeError) as error:
-        message = str(error) if isinstance(error, store.SaveConflict) else \
-            f"Hand {position} cannot be restored; enter it again."
+        message = (
+            str(error)
+            if isinstance(error, store.SaveConflict)
+            else f"Hand {position} cannot be restored; enter it again."
+        )
         flash(message, "error")
         return redirect(url_for("games.sheet", game_id=game_id), 303)
     flash(f"Hand {position} restored.")
@@ -206,8 +227,7 @@ def rematch(game_id: int):
     sheet = sheet_for(game)
     first_dealer = 1 - sheet.winner if sheet.winner is not None else game.first_dealer
     with transaction() as connection:
-        new_id = store.insert_game(connection, game.players, game.rules, game.target, first_dealer,
-                                   rematch_of=game_id)
+        new_id = store.insert_game(connection, game.players, game.rules, game.target, first_dealer, rematch_of=game_id)
     return redirect(url_for("games.sheet", game_id=new_id))
 
 
@@ -219,19 +239,44 @@ def export_csv(game_id: int):
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     names = [spreadsheet_safe(name) for name in sheet.players]
-    writer.writerow(["hand", "knocker", "kind", "winner", "points", f"{names[0]} total", f"{names[1]} total",
-                     f"{names[0]} cards", f"{names[1]} cards", f"{names[0]} deadwood", f"{names[1]} deadwood",
-                     "entered as"])
+    writer.writerow(
+        [
+            "hand",
+            "knocker",
+            "kind",
+            "winner",
+            "points",
+            f"{names[0]} total",
+            f"{names[1]} total",
+            f"{names[0]} cards",
+            f"{names[1]} cards",
+            f"{names[0]} deadwood",
+            f"{names[1]} deadwood",
+            "entered as",
+        ]
+    )
     for row in sheet.rows:
-        writer.writerow([row.position, spreadsheet_safe(row.knocker_name or ""), row.kind,
-                         spreadsheet_safe(row.winner_name or ""), row.points, row.totals[0], row.totals[1],
-                         " ".join(row.cards[0]), " ".join(row.cards[1]),
-                         "" if row.deadwood[0] is None else row.deadwood[0],
-                         "" if row.deadwood[1] is None else row.deadwood[1], row.entry])
+        writer.writerow(
+            [
+                row.position,
+                spreadsheet_safe(row.knocker_name or ""),
+                row.kind,
+                spreadsheet_safe(row.winner_name or ""),
+                row.points,
+                row.totals[0],
+                row.totals[1],
+                " ".join(row.cards[0]),
+                " ".join(row.cards[1]),
+                "" if row.deadwood[0] is None else row.deadwood[0],
+                "" if row.deadwood[1] is None else row.deadwood[1],
+                row.entry,
+            ]
+        )
     if sheet.reckoning:
         writer.writerow([])
         for line in sheet.reckoning:
             writer.writerow(["reckoning", line.label, "", "", "", line.amounts[0], line.amounts[1]])
     filename = f"ginscore-game-{game_id}.csv"
-    return Response(buffer.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(
+        buffer.getvalue(), mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )

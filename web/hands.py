@@ -1,25 +1,24 @@
 """Adding a hand: photo upload, webcam capture, manual card picker, quick counts; review; edit."""
+
 from __future__ import annotations
 
 import json
 import re
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 
 from vision.reading import ImageError
 
 from . import recognition, scoring, store
 from .db import transaction
-from .games import load_game_or_404, sheet_for
+from .games import load_game_or_404
 
 bp = Blueprint("hands", __name__)
 
 
-
 # ---------------------------------------------------------------- photos: upload and stored images
 
-PHOTO_SLOT_WAIT_S = 60      # an upload waits this long for a free decoding slot, then gets a 503
+PHOTO_SLOT_WAIT_S = 60  # an upload waits this long for a free decoding slot, then gets a 503
 
 
 def store_photo_for_review(game, data: bytes, source: str, replaces_position: int | None = None) -> int:
@@ -42,10 +41,20 @@ def store_photo_for_review(game, data: bytes, source: str, replaces_position: in
     reading = recognition.recognise_photo(copy.jpeg, config.get("MODEL_PATH"))
     recognition.check_reading(reading)
     from .retention import delete_stale_photos
+
     delete_stale_photos()
     with transaction() as connection:
-        return store.insert_photo(connection, game.id, copy.jpeg, "image/jpeg", copy.width, copy.height,
-                                  reading.to_json(), source, replaces_position)
+        return store.insert_photo(
+            connection,
+            game.id,
+            copy.jpeg,
+            "image/jpeg",
+            copy.width,
+            copy.height,
+            reading.to_json(),
+            source,
+            replaces_position,
+        )
 
 
 def replace_position_arg(game_id: int) -> int | None:
@@ -97,6 +106,7 @@ def after_upload(location: str, error_status: int | None = None):
     bar) asks with ``X-Upload-Progress`` and gets the address as JSON, so the flash waits for that page."""
     if request.headers.get("X-Upload-Progress"):
         from flask import jsonify
+
         return jsonify(location=location, error=error_status is not None), 200
     return redirect(location, 303)
 
@@ -114,8 +124,9 @@ def photo_image(photo_id: int):
     photo = store.get_photo(photo_id)
     if photo is None or photo["image"] is None:
         abort(404)
-    return Response(photo["image"], mimetype=photo["media_type"],
-                    headers={"Cache-Control": "private, max-age=86400, immutable"})
+    return Response(
+        photo["image"], mimetype=photo["media_type"], headers={"Cache-Control": "private, max-age=86400, immutable"}
+    )
 
 
 # ---------------------------------------------------------------- review and confirm
@@ -133,12 +144,12 @@ def conflict_cards(conflicts) -> set[str]:
     return named
 
 
-def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
-               groups=None) -> dict:
+def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None, groups=None) -> dict:
     """What the review page draws over the photo: one entry per card (not per corner) with its boxes,
     its meld colour, and whether the reader is unsure of it (low confidence or named in a conflict)."""
-    from vision.cli import UNSURE_SPLIT
-    from vision.detector import review_threshold
+    from vision.hands import UNSURE_SPLIT
+    from vision.model_settings import review_threshold
+
     review_below = review_threshold()
     reading = json.loads(photo["reading_json"])
     width, height = reading["image_size"]
@@ -160,22 +171,37 @@ def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = No
         if code in in_conflict:
             reasons.append(next(text for text in conflicts if code in conflict_cards([text])))
         player = 0 if code in hands[0] else 1 if code in hands[1] else None
-        view = {"index": index, "card": code, "label": scoring.card_label(code),
-                "confidence": card["confidence"], "flagged": bool(reasons), "why": "; ".join(reasons),
-                "runner_ups": [c for c in card.get("runner_ups", []) if c != code],
-                "player": player, "colour": colour_of.get(code), "deadwood": code in colour_of and colour_of[code] is None,
-                "boxes": [{"x": box[0], "y": box[1], "w": box[2] - box[0], "h": box[3] - box[1]}
-                          for box in card["boxes"]]}
+        view = {
+            "index": index,
+            "card": code,
+            "label": scoring.card_label(code),
+            "confidence": card["confidence"],
+            "flagged": bool(reasons),
+            "why": "; ".join(reasons),
+            "runner_ups": [c for c in card.get("runner_ups", []) if c != code],
+            "player": player,
+            "colour": colour_of.get(code),
+            "deadwood": code in colour_of and colour_of[code] is None,
+            "boxes": [{"x": box[0], "y": box[1], "w": box[2] - box[0], "h": box[3] - box[1]} for box in card["boxes"]],
+        }
         cards.append(view)
         if view["flagged"]:
             flagged.append(view)
     split_confidence = float(reading.get("split_confidence", 0.0))
-    return {"id": photo["id"], "width": width, "height": height, "cards": cards, "flagged": flagged,
-            "low_cards": sorted(view["card"] for view in flagged),
-            "corner_count": sum(len(card["boxes"]) for card in reading["cards"]),
-            "conflicts": conflicts, "split_confidence": split_confidence,
-            "split_unsure": split_confidence < UNSURE_SPLIT, "split_axis": reading.get("split_axis", "horizontal"),
-            "label_size": max(14, round(min(width, height) / 24))}
+    return {
+        "id": photo["id"],
+        "width": width,
+        "height": height,
+        "cards": cards,
+        "flagged": flagged,
+        "low_cards": sorted(view["card"] for view in flagged),
+        "corner_count": sum(len(card["boxes"]) for card in reading["cards"]),
+        "conflicts": conflicts,
+        "split_confidence": split_confidence,
+        "split_unsure": split_confidence < UNSURE_SPLIT,
+        "split_axis": reading.get("split_axis", "horizontal"),
+        "label_size": max(14, round(min(width, height) / 24)),
+    }
 
 
 def parsed_or_empty(cards_text: str) -> tuple[str, ...]:
@@ -185,19 +211,40 @@ def parsed_or_empty(cards_text: str) -> tuple[str, ...]:
         return ()
 
 
-def render_review(game, *, cards: tuple[str, str], knocker: str, upcard: str, photo=None,
-                  replace: int | None = None, result=None, error: str | None = None, status: int = 200,
-                  photo_readonly: bool = False):
+def render_review(
+    game,
+    *,
+    cards: tuple[str, str],
+    knocker: str,
+    upcard: str,
+    photo=None,
+    replace: int | None = None,
+    result=None,
+    error: str | None = None,
+    status: int = 200,
+    photo_readonly: bool = False,
+):
     rules = game.rules
     hands = (parsed_or_empty(cards[0]), parsed_or_empty(cards[1]))
     groups = result.groups if result is not None and any(result.groups) else scoring.card_groups(hands)
     view = photo_view(photo, hands, groups) if photo is not None else None
     return render_template(
-        "review.html", game=game, cards=cards, knocker=knocker, upcard=upcard, replace=replace,
-        photo=view, photo_readonly=photo_readonly, result=result, error=error, groups=groups,
+        "review.html",
+        game=game,
+        cards=cards,
+        knocker=knocker,
+        upcard=upcard,
+        replace=replace,
+        photo=view,
+        photo_readonly=photo_readonly,
+        result=result,
+        error=error,
+        groups=groups,
         groups_json=[json.dumps([group.to_dict() for group in player_groups]) for player_groups in groups],
-        needs_upcard=scoring.needs_upcard(rules), card_codes=scoring.CARD_CODES,
-        low_cards=view["low_cards"] if view is not None else []), status
+        needs_upcard=scoring.needs_upcard(rules),
+        card_codes=scoring.CARD_CODES,
+        low_cards=view["low_cards"] if view is not None else [],
+    ), status
 
 
 def get_pending_photo(game_id: int, photo_id: int):
@@ -214,8 +261,14 @@ def review_photo(game_id: int, photo_id: int):
     photo = get_pending_photo(game_id, photo_id)
     reading = json.loads(photo["reading_json"])
     hands = reading["hands"]
-    return render_review(game, cards=(" ".join(hands[0]), " ".join(hands[1])), knocker="", upcard="",
-                         photo=photo, replace=photo["replaces_position"])
+    return render_review(
+        game,
+        cards=(" ".join(hands[0]), " ".join(hands[1])),
+        knocker="",
+        upcard="",
+        photo=photo,
+        replace=photo["replaces_position"],
+    )
 
 
 def submitted_cards(form) -> tuple[str, str]:
@@ -237,16 +290,27 @@ def review_inputs(game_id: int, values):
         abort(404)
     photo = get_pending_photo(game_id, photo_id) if photo_id is not None else None
     replace = replace_position_arg(game_id)
-    return {"cards": submitted_cards(values), "knocker": values.get("knocker", ""),
-            "upcard": values.get("upcard", "").strip(), "photo": photo, "replace": replace}
+    return {
+        "cards": submitted_cards(values),
+        "knocker": values.get("knocker", ""),
+        "upcard": values.get("upcard", "").strip(),
+        "photo": photo,
+        "replace": replace,
+    }
 
 
 def check_entry(game, context):
     """The entered hand checked and scored: (entry, result), ValueError with a sentence for people."""
     rules, players = game.rules, game.players
     photo = context["photo"]
-    entry = scoring.showdown_entry(context["cards"], context["knocker"], context["upcard"], rules, players,
-                                   source=photo["source"] if photo is not None else "manual")
+    entry = scoring.showdown_entry(
+        context["cards"],
+        context["knocker"],
+        context["upcard"],
+        rules,
+        players,
+        source=photo["source"] if photo is not None else "manual",
+    )
     return entry, scoring.score_entry(entry, rules, players)
 
 
@@ -337,11 +401,13 @@ def save_hand(game, entry: store.HandEntry, replace: int | None, photo=None, sav
         store.set_finished(connection, game.id, sheet.game_over)
     if photo is not None:
         from .training import collect_example
-        collect_example(game, entry, photo, hand_id)   # corrections become training data (Training page)
+
+        collect_example(game, entry, photo, hand_id)  # corrections become training data (Training page)
     return position
 
 
 # ---------------------------------------------------------------- manual entry, counts, void, edit
+
 
 @bp.route("/games/<int:game_id>/hands/manual")
 def manual(game_id: int):
@@ -349,8 +415,13 @@ def manual(game_id: int):
     game = load_game_or_404(game_id)
     rules = game.rules
     replace = replace_position_arg(game_id)
-    return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=replace,
-                           needs_upcard=scoring.needs_upcard(rules))
+    return render_template(
+        "manual.html",
+        game=game,
+        card_codes=scoring.CARD_CODES,
+        replace=replace,
+        needs_upcard=scoring.needs_upcard(rules),
+    )
 
 
 @bp.route("/games/<int:game_id>/hands/counts", methods=("POST",))
@@ -360,14 +431,26 @@ def counts(game_id: int):
     replace = replace_position_arg(game_id)
     rules, players = game.rules, game.players
     try:
-        entry = scoring.counts_entry(request.form.get("knocker", ""), request.form.get("deadwood0", ""),
-                                     request.form.get("deadwood1", ""), request.form.get("gin") == "1",
-                                     rules, players, request.form.get("upcard", ""))
+        entry = scoring.counts_entry(
+            request.form.get("knocker", ""),
+            request.form.get("deadwood0", ""),
+            request.form.get("deadwood1", ""),
+            request.form.get("gin") == "1",
+            rules,
+            players,
+            request.form.get("upcard", ""),
+        )
         result = scoring.score_entry(entry, rules, players)
     except ValueError as error:
-        return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=replace,
-                               needs_upcard=scoring.needs_upcard(rules), form=request.form,
-                               counts_error=scoring.sentence(error)), 400
+        return render_template(
+            "manual.html",
+            game=game,
+            card_codes=scoring.CARD_CODES,
+            replace=replace,
+            needs_upcard=scoring.needs_upcard(rules),
+            form=request.form,
+            counts_error=scoring.sentence(error),
+        ), 400
     try:
         position = save_hand(game, entry, replace, save_token=save_token_arg(request.form.get("save_token")))
     except ValueError as error:
@@ -382,8 +465,12 @@ def void(game_id: int):
     """The stock ran out: nobody scores, the same dealer deals again."""
     game = load_game_or_404(game_id)
     try:
-        save_hand(game, store.HandEntry(entry="void"), replace_position_arg(game_id),
-                  save_token=save_token_arg(request.form.get("save_token")))
+        save_hand(
+            game,
+            store.HandEntry(entry="void"),
+            replace_position_arg(game_id),
+            save_token=save_token_arg(request.form.get("save_token")),
+        )
     except ValueError as error:
         flash(scoring.sentence(error), "error")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
@@ -400,13 +487,29 @@ def edit(game_id: int, position: int):
         abort(404)
     hand = hands[position - 1]
     if hand.entry == "cards":
-        return review_page(game, {"cards": (" ".join(hand.cards[0]), " ".join(hand.cards[1])),
-                                  "knocker": str(hand.knocker), "upcard": hand.upcard or "", "photo": None,
-                                  "replace": position})
+        return review_page(
+            game,
+            {
+                "cards": (" ".join(hand.cards[0]), " ".join(hand.cards[1])),
+                "knocker": str(hand.knocker),
+                "upcard": hand.upcard or "",
+                "photo": None,
+                "replace": position,
+            },
+        )
     rules = game.rules
-    form = {"knocker": str(hand.knocker) if hand.knocker is not None else "",
-            "deadwood0": "" if hand.deadwood[0] is None else str(hand.deadwood[0]),
-            "deadwood1": "" if hand.deadwood[1] is None else str(hand.deadwood[1]),
-            "gin": "1" if hand.gin else "", "upcard": hand.upcard or ""}
-    return render_template("manual.html", game=game, card_codes=scoring.CARD_CODES, replace=position,
-                           needs_upcard=scoring.needs_upcard(rules), form=form)
+    form = {
+        "knocker": str(hand.knocker) if hand.knocker is not None else "",
+        "deadwood0": "" if hand.deadwood[0] is None else str(hand.deadwood[0]),
+        "deadwood1": "" if hand.deadwood[1] is None else str(hand.deadwood[1]),
+        "gin": "1" if hand.gin else "",
+        "upcard": hand.upcard or "",
+    }
+    return render_template(
+        "manual.html",
+        game=game,
+        card_codes=scoring.CARD_CODES,
+        replace=position,
+        needs_upcard=scoring.needs_upcard(rules),
+        form=form,
+    )

@@ -5,14 +5,17 @@ would otherwise reach the app with the browser's blessing. Only the names the ap
 served under are answered (``ALLOWED_HOSTS``: localhost and 127.0.0.1 always; ``ginscore serve``
 adds the LAN address it prints and the ``--host`` name).
 """
+
 from __future__ import annotations
 
 from flask import current_app, request
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 
-CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Frame-Options": "DENY",
@@ -25,7 +28,7 @@ def host_name(host_header: str) -> str:
     """``Host: Example.lan:5000`` -> ``example.lan``; ``[::1]:5000`` -> ``::1``."""
     host = host_header.strip().lower()
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
+        return host[1 : host.find("]")] if "]" in host else host
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
@@ -39,9 +42,13 @@ def check_host():
     if name in allowed_hosts():
         return None
     from .app import error_response
+
     shown = ", ".join(sorted(allowed_hosts()))
-    return error_response(f"This server answers only at its own addresses ({shown}); open it by one of "
-                          "those, as ginscore serve printed it.", 400)
+    return error_response(
+        f"This server answers only at its own addresses ({shown}); open it by one of "
+        "those, as ginscore serve printed it.",
+        400,
+    )
 
 
 def add_security_headers(response):

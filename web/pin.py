@@ -3,13 +3,13 @@
 Every try of the PIN (the form, or the ``X-Table-Pin`` header of the API) goes through the
 throttle in ``pin_throttle``: growing waits per client and a budget of wrong PINs for the table.
 """
+
 from __future__ import annotations
 
 import hmac
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, current_app, flash, jsonify, redirect, render_template, request,
-                   session, url_for)
+from flask import Blueprint, current_app, flash, jsonify, redirect, render_template, request, session, url_for
 
 from .pin_throttle import PinThrottle
 
@@ -97,8 +97,11 @@ def enter():
     client = request.remote_addr or "unknown"
     verdict = throttle().check(client)
     if not verdict.allowed:
-        return (render_template("pin.html", error=verdict.message(), next=target), 429,
-                {"Retry-After": str(int(verdict.wait_s) + 1)})
+        return (
+            render_template("pin.html", error=verdict.message(), next=target),
+            429,
+            {"Retry-After": str(int(verdict.wait_s) + 1)},
+        )
     if _is_the_pin(request.form.get("pin", "")):
         throttle().succeeded(client)
         session["pin"] = _pin_token(str(pin))

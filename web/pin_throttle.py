@@ -9,6 +9,7 @@ With the defaults a guesser gets at most 10 tries and then 12 an hour, from howe
 addresses: the 10,000 four-digit PINs take about 35 days (half of them, on average, 17 days).
 Browsers that have entered the PIN are not affected: they never send it again.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,12 +19,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-FIRST_WAIT_S = 1.0          # after the first wrong PIN from a client
-LONGEST_WAIT_S = 3600.0     # the doubling stops here
-TABLE_BURST = 10            # wrong PINs the whole table may make in a row
-TABLE_REFILL_S = 300.0      # then one more every 5 minutes (12 an hour)
+FIRST_WAIT_S = 1.0  # after the first wrong PIN from a client
+LONGEST_WAIT_S = 3600.0  # the doubling stops here
+TABLE_BURST = 10  # wrong PINs the whole table may make in a row
+TABLE_REFILL_S = 300.0  # then one more every 5 minutes (12 an hour)
 FORGET_CLIENT_S = 24 * 3600.0
-MOST_CLIENTS = 10_000       # remembered clients (the oldest are forgotten first)
+MOST_CLIENTS = 10_000  # remembered clients (the oldest are forgotten first)
 
 
 @dataclass
@@ -36,6 +37,7 @@ class ClientRecord:
 @dataclass(frozen=True)
 class Verdict:
     """Whether a PIN may be tried now; if not, how long to wait and whose wait it is."""
+
     allowed: bool
     wait_s: float = 0.0
     whole_table: bool = False
@@ -43,10 +45,11 @@ class Verdict:
     def message(self) -> str:
         wait = _human_duration(self.wait_s)
         if self.whole_table:
-            return (f"Too many wrong PINs have been tried at this table, so PIN entry is paused for everyone "
-                    f"for {wait}. Devices that already entered the PIN keep working.")
-        return (f"PIN entry is locked on this device for {wait} after wrong PINs "
-                "(each wrong PIN doubles the wait).")
+            return (
+                f"Too many wrong PINs have been tried at this table, so PIN entry is paused for everyone "
+                f"for {wait}. Devices that already entered the PIN keep working."
+            )
+        return f"PIN entry is locked on this device for {wait} after wrong PINs (each wrong PIN doubles the wait)."
 
 
 def _human_duration(seconds: float) -> str:
@@ -60,8 +63,12 @@ def _human_duration(seconds: float) -> str:
 class PinThrottle:
     """Per-client doubling waits and a table-wide budget of wrong PINs; thread-safe."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, table_burst: int = TABLE_BURST,
-                 table_refill_s: float = TABLE_REFILL_S) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        table_burst: int = TABLE_BURST,
+        table_refill_s: float = TABLE_REFILL_S,
+    ) -> None:
         self.clock = clock
         self.table_burst = table_burst
         self.table_refill_s = table_refill_s

@@ -6,6 +6,7 @@ the app keeps and shows; truncated files fail here) and then ``recognise_photo``
 which calls ``vision.recognise.read_photo`` under a process-wide lock: one loaded model per
 process, one inference at a time (the CPU has few cores; parallel inferences only thrash).
 """
+
 from __future__ import annotations
 
 import threading
@@ -19,6 +20,7 @@ MODEL_LOCK = threading.Lock()
 def check_image(data: bytes, max_pixels: int):
     """Refuse what is not a whole photo we can read (``vision.decode.check_photo``); ImageError says what to do."""
     from vision.decode import check_photo
+
     return check_photo(data, max_pixels)
 
 
@@ -26,6 +28,7 @@ def bounded_copy(data: bytes, longest_side: int):
     """The one copy of a photo the app keeps, shows and reads: ``vision.decode.bounded_jpeg`` (one
     decode, upright, at most ``longest_side`` pixels, JPEG at reduced scale)."""
     from vision.decode import bounded_jpeg
+
     return bounded_jpeg(data, longest_side)
 
 
@@ -34,6 +37,7 @@ def _detector(model_dir: str | None):
     if not model_dir:
         return None
     from vision.detector import load_detector
+
     return load_detector(model_dir)
 
 
@@ -47,14 +51,16 @@ class RecognitionUnavailable(ImageError):
 
 def recognise_photo(data: bytes, model_dir: str | None = None) -> PhotoReading:
     """Read the cards in a photo with the shipped model (or the one in ``model_dir``); one call at a time."""
-    from vision.detector import ModelError
+    from vision.model_settings import ModelError
     from vision.recognise import read_photo
+
     with MODEL_LOCK:
         try:
             return read_photo(data, detector=_detector(model_dir))
         except ModelError as error:
-            raise RecognitionUnavailable(f"Photos cannot be read on this server: {str(error).rstrip('.')}. "
-                                         "Enter the hand by hand meanwhile.") from error
+            raise RecognitionUnavailable(
+                f"Photos cannot be read on this server: {str(error).rstrip('.')}. Enter the hand by hand meanwhile."
+            ) from error
 
 
 class ReadingError(ImageError):
@@ -65,11 +71,15 @@ def check_reading(reading: PhotoReading) -> None:
     """Refuse readings that cannot be one showdown, with a message that says what to retake."""
     count = len(reading.cards)
     if count == 0:
-        raise ReadingError("No cards were found in the photo. Spread both hands face up, in good light, "
-                         "with the corner indices visible, and take it again from above.")
+        raise ReadingError(
+            "No cards were found in the photo. Spread both hands face up, in good light, "
+            "with the corner indices visible, and take it again from above."
+        )
     if count > MOST_CARDS_IN_A_SHOWDOWN:
-        raise ReadingError(f"{count} cards were found, more than two hands can hold (10 each, 11 for big gin). "
-                         "Photograph only the two spread hands, or enter the hand by hand.")
+        raise ReadingError(
+            f"{count} cards were found, more than two hands can hold (10 each, 11 for big gin). "
+            "Photograph only the two spread hands, or enter the hand by hand."
+        )
 
 
 def try_recognise_frame(frame, model_dir: str | None = None) -> PhotoReading | None:
@@ -78,6 +88,7 @@ def try_recognise_frame(frame, model_dir: str | None = None) -> PhotoReading | N
         return None
     try:
         from vision.recognise import read_frame
+
         return read_frame(frame, detector=_detector(model_dir))
     except Exception:  # the live view keeps going without its overlay
         return None

@@ -3,6 +3,7 @@
 Confirmed photos (with their corrected cards) stay as long as their game, for training when
 "keep photos" is on. The sweep runs when the app starts and with every new upload.
 """
+
 from __future__ import annotations
 
 from flask import current_app
@@ -10,7 +11,7 @@ from flask import current_app
 from . import store
 from .db import transaction
 
-SAVE_TOKEN_DAYS = 7   # a form's one-time token is remembered this long (a week-old page could save twice)
+SAVE_TOKEN_DAYS = 7  # a form's one-time token is remembered this long (a week-old page could save twice)
 
 
 def delete_stale_photos() -> int:

@@ -3,6 +3,7 @@
 No rule of gin rummy lives here: every score, total, box and bonus comes from ``engine``. This
 module turns form fields into engine calls and engine results into what the pages show.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,13 +13,24 @@ from engine import CARD_CODES, Option, Rules, check_showdown, parse_cards, parse
 
 from .store import GameRecord, HandEntry
 
-__all__ = ["CARD_CODES", "Sheet", "SheetRow", "HandView", "build_sheet", "score_entry", "showdown_entry",
-           "counts_entry", "rules_from_form", "rule_fields", "explanation_lines"]
+__all__ = [
+    "CARD_CODES",
+    "Sheet",
+    "SheetRow",
+    "HandView",
+    "build_sheet",
+    "score_entry",
+    "showdown_entry",
+    "counts_entry",
+    "rules_from_form",
+    "rule_fields",
+    "explanation_lines",
+]
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
-MOST_DIGITS = 9   # every number a form takes (points, ids, positions) fits in 9 digits
+MOST_DIGITS = 9  # every number a form takes (points, ids, positions) fits in 9 digits
 
 
 def whole_number(text: object, negative: bool = False) -> int | None:
@@ -38,12 +50,14 @@ def card_label(code: str) -> str:
 
 # ---------------------------------------------------------------- rules
 
+
 @dataclass(frozen=True)
 class RuleField:
     """One rule option as the new-game form shows it."""
+
     name: str
     label: str
-    kind: str            # "bool", "int" or "choice"
+    kind: str  # "bool", "int" or "choice"
     value: Any
     choices: tuple = ()
 
@@ -76,9 +90,16 @@ def rule_fields(form) -> list[RuleField]:
         rules = rules_from_form(form)
     except ValueError:
         rules = Rules.preset(form.get("preset") or "standard") if form.get("preset") in Rules.presets() else Rules()
-    return [RuleField(option["name"], option["description"], option["type"], getattr(rules, option["name"]),
-                      tuple(option["choices"]) if option["type"] == "choice" else ())
-            for option in _option_rows()]
+    return [
+        RuleField(
+            option["name"],
+            option["description"],
+            option["type"],
+            getattr(rules, option["name"]),
+            tuple(option["choices"]) if option["type"] == "choice" else (),
+        )
+        for option in _option_rows()
+    ]
 
 
 def rules_from_form(form) -> Rules:
@@ -92,7 +113,7 @@ def rules_from_form(form) -> Rules:
             key = f"rule_{option.name}"
             raw = form.get(key)
             if option.type == "bool":
-                if form.get(f"{key}__present"):   # an unticked box sends nothing
+                if form.get(f"{key}__present"):  # an unticked box sends nothing
                     changes[option.name] = option.parse(raw or "false")
             elif raw is not None and str(raw).strip() != "":
                 changes[option.name] = option.parse(raw)
@@ -124,6 +145,7 @@ def rules_summary(rules: Rules) -> str:
 
 # ---------------------------------------------------------------- checking entered hands
 
+
 def parse_hand_text(text: str, whose: str) -> tuple[str, ...]:
     """Card codes from text like ``Ts Ah 9c`` (also ``10s``, ♠♥♦♣); ValueError names the bad or
     repeated card (the engine's ``parse_cards``)."""
@@ -140,15 +162,26 @@ def parse_knocker(text: str, players: tuple[str, str]) -> int:
     return int(text)
 
 
-def showdown_entry(cards_text: tuple[str, str], knocker_text: str, upcard_text: str, rules: Rules,
-                   players: tuple[str, str], source: str = "manual") -> HandEntry:
+def showdown_entry(
+    cards_text: tuple[str, str],
+    knocker_text: str,
+    upcard_text: str,
+    rules: Rules,
+    players: tuple[str, str],
+    source: str = "manual",
+) -> HandEntry:
     """A hand entered as cards, checked by the engine: who knocked, 10 cards a hand (11 for big gin),
     no card twice, the upcard when the rules need it."""
     hands = tuple(parse_hand_text(cards_text[i], players[i]) for i in (0, 1))
     knocker = parse_knocker(knocker_text, players)
     check_showdown((parse_cards(hands[0]), parse_cards(hands[1])), knocker, rules, players)
-    return HandEntry(entry="cards", knocker=knocker, cards=(hands[0], hands[1]),
-                     upcard=parse_upcard(upcard_text, rules), source=source)
+    return HandEntry(
+        entry="cards",
+        knocker=knocker,
+        cards=(hands[0], hands[1]),
+        upcard=parse_upcard(upcard_text, rules),
+        source=source,
+    )
 
 
 def parse_upcard(upcard_text: str, rules: Rules) -> str | None:
@@ -157,27 +190,42 @@ def parse_upcard(upcard_text: str, rules: Rules) -> str | None:
     return None if upcard is None else str(upcard)
 
 
-def counts_entry(knocker_text: str, deadwood0: str, deadwood1: str, gin: bool, rules: Rules,
-                 players: tuple[str, str], upcard_text: str = "") -> HandEntry:
+def counts_entry(
+    knocker_text: str,
+    deadwood0: str,
+    deadwood1: str,
+    gin: bool,
+    rules: Rules,
+    players: tuple[str, str],
+    upcard_text: str = "",
+) -> HandEntry:
     """A hand entered as deadwood counts (the defender's after lay-offs), checked."""
     knocker = parse_knocker(knocker_text, players)
     try:
-        counts = [parse_deadwood(text, f"{players[player]}'s deadwood")
-                  for player, text in enumerate((deadwood0, deadwood1))]
+        counts = [
+            parse_deadwood(text, f"{players[player]}'s deadwood") for player, text in enumerate((deadwood0, deadwood1))
+        ]
     except ValueError as error:
         raise ValueError(sentence(error)) from None
-    return HandEntry(entry="counts", knocker=knocker, deadwood=(counts[0], counts[1]), gin=gin,
-                     upcard=parse_upcard(upcard_text, rules))
+    return HandEntry(
+        entry="counts",
+        knocker=knocker,
+        deadwood=(counts[0], counts[1]),
+        gin=gin,
+        upcard=parse_upcard(upcard_text, rules),
+    )
 
 
 # ---------------------------------------------------------------- scoring through the engine
 
+
 @dataclass(frozen=True)
 class CardGroup:
     """Cards that go together on the review page: a meld, the lay-offs onto one meld, or deadwood."""
-    kind: str                      # "meld", "layoff" or "deadwood"
+
+    kind: str  # "meld", "layoff" or "deadwood"
     cards: tuple[str, ...]
-    colour: int | None             # the meld's colour number (a lay-off takes its meld's); None: deadwood
+    colour: int | None  # the meld's colour number (a lay-off takes its meld's); None: deadwood
     label: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,8 +240,9 @@ def _label_cards(cards) -> str:
     return " ".join(card_label(code) for code in cards)
 
 
-def card_groups(hands: tuple[tuple[str, ...], tuple[str, ...]], result=None,
-                knocker: int | None = None) -> tuple[tuple[CardGroup, ...], tuple[CardGroup, ...]]:
+def card_groups(
+    hands: tuple[tuple[str, ...], tuple[str, ...]], result=None, knocker: int | None = None
+) -> tuple[tuple[CardGroup, ...], tuple[CardGroup, ...]]:
     """Each hand's cards as the engine arranged them: melds, then lay-offs, then deadwood.
 
     With a scored ``result`` its arrangements and lay-offs are used; otherwise each hand's best
@@ -201,6 +250,7 @@ def card_groups(hands: tuple[tuple[str, ...], tuple[str, ...]], result=None,
     both hands; a lay-off has the colour of the meld it goes on. Unreadable hands give no groups.
     """
     import engine
+
     arrangements: list = [None, None]
     layoffs = ()
     if result is not None and result.knocker is not None and result.knocker_arrangement is not None:
@@ -232,42 +282,60 @@ def card_groups(hands: tuple[tuple[str, ...], tuple[str, ...]], result=None,
         for layoff in layoffs:
             by_meld.setdefault(_codes(layoff.meld.cards), []).append(str(layoff.card))
         for meld_codes, cards in by_meld.items():
-            groups[defender].append(CardGroup("layoff", tuple(cards), colour_of.get(meld_codes),
-                                              f"Laid off on {_label_cards(meld_codes)}"))
+            groups[defender].append(
+                CardGroup("layoff", tuple(cards), colour_of.get(meld_codes), f"Laid off on {_label_cards(meld_codes)}")
+            )
     for player in order:
         arrangement = arrangements[player]
         if arrangement is not None and arrangement.deadwood:
             codes = _codes(arrangement.deadwood)
-            groups[player].append(CardGroup("deadwood", codes, None,
-                                            f"Deadwood {arrangement.deadwood_count}"))
+            groups[player].append(CardGroup("deadwood", codes, None, f"Deadwood {arrangement.deadwood_count}"))
     return tuple(groups[0]), tuple(groups[1])
 
 
 @dataclass(frozen=True)
 class HandView:
     """One scored hand as the pages show it."""
-    kind: str                      # knock, gin, big gin, undercut, void
-    winner: int | None             # player 0 or 1, None for a void or no score
+
+    kind: str  # knock, gin, big gin, undercut, void
+    winner: int | None  # player 0 or 1, None for a void or no score
     points: int
     summary: str
     explanation: tuple[str, ...]
     groups: tuple[tuple[CardGroup, ...], tuple[CardGroup, ...]] = ((), ())
-    deadwood: tuple[int | None, int | None] = (None, None)   # each player's deadwood as scored
+    deadwood: tuple[int | None, int | None] = (None, None)  # each player's deadwood as scored
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "winner": self.winner, "points": self.points, "summary": self.summary,
-                "explanation": list(self.explanation)}
+        return {
+            "kind": self.kind,
+            "winner": self.winner,
+            "points": self.points,
+            "summary": self.summary,
+            "explanation": list(self.explanation),
+        }
 
 
 def engine_result(entry: HandEntry, rules: Rules):
     """The engine's HandResult for an entered hand (ValueError for an impossible hand)."""
     import engine
+
     if entry.entry == "cards":
-        return engine.score_hand(entry.cards[entry.knocker], entry.cards[1 - entry.knocker], rules,
-                                 upcard=entry.upcard, knocker=entry.knocker)
+        return engine.score_hand(
+            entry.cards[entry.knocker],
+            entry.cards[1 - entry.knocker],
+            rules,
+            upcard=entry.upcard,
+            knocker=entry.knocker,
+        )
     if entry.entry == "counts":
-        return engine.score_counts(entry.deadwood[entry.knocker], entry.deadwood[1 - entry.knocker], rules,
-                                   gin=entry.gin, upcard=entry.upcard, knocker=entry.knocker)
+        return engine.score_counts(
+            entry.deadwood[entry.knocker],
+            entry.deadwood[1 - entry.knocker],
+            rules,
+            gin=entry.gin,
+            upcard=entry.upcard,
+            knocker=entry.knocker,
+        )
     return engine.void_hand()
 
 
@@ -300,15 +368,17 @@ def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
     else:
         summary = f"{players[entry.knocker]} knocked: {kind}; {players[winner]} scores {points}."
     groups = card_groups(entry.cards, result) if entry.entry == "cards" else ((), ())
-    return HandView(kind, winner, points, summary, explanation_lines(result, players),
-                    groups, _deadwood_by_player(result, entry))
+    return HandView(
+        kind, winner, points, summary, explanation_lines(result, players), groups, _deadwood_by_player(result, entry)
+    )
 
 
 def explanation_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
     """The engine's explanation lines (``HandResult.lines``) with the players' names put in:
     each player's melds and deadwood, the lay-offs, then the discard and the outcome."""
-    names = {} if result.knocker is None else {"knocker": players[result.knocker],
-                                               "defender": players[1 - result.knocker]}
+    names = (
+        {} if result.knocker is None else {"knocker": players[result.knocker], "defender": players[1 - result.knocker]}
+    )
     rendered = []
     for line in result.lines:
         if line.topic == "arrangement":
@@ -335,6 +405,7 @@ def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> Han
 
 
 # ---------------------------------------------------------------- the sheet
+
 
 @dataclass(frozen=True)
 class SheetRow:
@@ -392,18 +463,36 @@ class Sheet:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "hands": [{"position": r.position, "entry": r.entry, "kind": r.kind, "knocker": r.knocker_name,
-                       "winner": r.winner_name, "points": r.points, "totals": list(r.totals),
-                       "deadwood": list(r.deadwood),
-                       "cards": [list(r.cards[0]), list(r.cards[1])], "explanation": list(r.explanation)}
-                      for r in self.rows],
-            "totals": list(self.totals), "boxes": list(self.boxes), "next_dealer": self.next_dealer_name,
-            "game_over": self.game_over, "margin": self.margin,
+            "hands": [
+                {
+                    "position": r.position,
+                    "entry": r.entry,
+                    "kind": r.kind,
+                    "knocker": r.knocker_name,
+                    "winner": r.winner_name,
+                    "points": r.points,
+                    "totals": list(r.totals),
+                    "deadwood": list(r.deadwood),
+                    "cards": [list(r.cards[0]), list(r.cards[1])],
+                    "explanation": list(r.explanation),
+                }
+                for r in self.rows
+            ],
+            "totals": list(self.totals),
+            "boxes": list(self.boxes),
+            "next_dealer": self.next_dealer_name,
+            "game_over": self.game_over,
+            "margin": self.margin,
             "winner": self.players[self.winner] if self.winner is not None else None,
             "reckoning": [{"label": line.label, "amounts": list(line.amounts)} for line in self.reckoning],
-            "hollywood": [{"totals": list(c.totals), "over": c.over,
-                           "winner": self.players[c.winner] if c.winner is not None else None}
-                          for c in self.hollywood],
+            "hollywood": [
+                {
+                    "totals": list(c.totals),
+                    "over": c.over,
+                    "winner": self.players[c.winner] if c.winner is not None else None,
+                }
+                for c in self.hollywood
+            ],
         }
 
 
@@ -413,6 +502,7 @@ def build_sheet(game: GameRecord, hands: list[HandEntry]) -> Sheet:
     ValueError when the hands cannot be one game (a hand after the game ended).
     """
     from engine import Game
+
     players, rules = game.players, game.rules
     engine_game = Game(players, rules, target=game.target, first_dealer=game.first_dealer)
     rows = []
@@ -424,21 +514,37 @@ def build_sheet(game: GameRecord, hands: list[HandEntry]) -> Sheet:
             raise ValueError(f"Hand {position} cannot be added: the game is over ({error}).") from None
         columns = engine_game.scores
         view = view_of(result, entry, players)
-        rows.append(SheetRow(position, entry.entry, view.kind,
-                             players[entry.knocker] if entry.knocker is not None else None,
-                             players[view.winner] if view.winner is not None else None, view.points,
-                             (columns[0].totals[0], columns[0].totals[1]), entry.cards, view.explanation,
-                             tuple((c.totals[0], c.totals[1]) for c in columns) if len(columns) > 1 else (),
-                             view.deadwood))
+        rows.append(
+            SheetRow(
+                position,
+                entry.entry,
+                view.kind,
+                players[entry.knocker] if entry.knocker is not None else None,
+                players[view.winner] if view.winner is not None else None,
+                view.points,
+                (columns[0].totals[0], columns[0].totals[1]),
+                entry.cards,
+                view.explanation,
+                tuple((c.totals[0], c.totals[1]) for c in columns) if len(columns) > 1 else (),
+                view.deadwood,
+            )
+        )
     return _sheet_from_game(engine_game, players, rules, tuple(rows))
 
 
 def _column_reckoning(column, players, prefix: str = "") -> list[ReckoningLine]:
     lines = [ReckoningLine(f"{prefix}Points", (column.hand_points[0], column.hand_points[1]))]
-    lines.append(ReckoningLine(f"{prefix}Game bonus" + (" (shutout)" if column.shutout else ""),
-                               (column.game_bonus[0], column.game_bonus[1])))
-    lines.append(ReckoningLine(f"{prefix}Boxes ({column.boxes[0]} v {column.boxes[1]})",
-                               (column.box_bonus[0], column.box_bonus[1])))
+    lines.append(
+        ReckoningLine(
+            f"{prefix}Game bonus" + (" (shutout)" if column.shutout else ""),
+            (column.game_bonus[0], column.game_bonus[1]),
+        )
+    )
+    lines.append(
+        ReckoningLine(
+            f"{prefix}Boxes ({column.boxes[0]} v {column.boxes[1]})", (column.box_bonus[0], column.box_bonus[1])
+        )
+    )
     lines.append(ReckoningLine(f"{prefix}Final", (column.final[0], column.final[1])))
     return lines
 
@@ -452,14 +558,30 @@ def _sheet_from_game(engine_game, players, rules: Rules, rows: tuple[SheetRow, .
             reckoning = _column_reckoning(columns[0], players)
         else:
             for column in columns:
-                reckoning.append(ReckoningLine(f"Game {column.number} final"
-                                               + (" (shutout)" if column.shutout else ""),
-                                               (column.final[0], column.final[1])))
+                reckoning.append(
+                    ReckoningLine(
+                        f"Game {column.number} final" + (" (shutout)" if column.shutout else ""),
+                        (column.final[0], column.final[1]),
+                    )
+                )
             final = engine_game.final_scores
             reckoning.append(ReckoningLine("Grand total", (final[0], final[1])))
-    hollywood = tuple(HollywoodColumn((c.totals[0], c.totals[1]), c.over, c.winner)
-                      for c in columns) if len(columns) > 1 else ()
+    hollywood = (
+        tuple(HollywoodColumn((c.totals[0], c.totals[1]), c.over, c.winner) for c in columns)
+        if len(columns) > 1
+        else ()
+    )
     totals, boxes = engine_game.totals, engine_game.boxes
-    return Sheet(players, rows, (totals[0], totals[1]), (boxes[0], boxes[1]), engine_game.dealer, over,
-                 engine_game.winner if over else None, tuple(reckoning), rules_summary(rules), hollywood,
-                 tuple(row.totals for row in rows))
+    return Sheet(
+        players,
+        rows,
+        (totals[0], totals[1]),
+        (boxes[0], boxes[1]),
+        engine_game.dealer,
+        over,
+        engine_game.winner if over else None,
+        tuple(reckoning),
+        rules_summary(rules),
+        hollywood,
+        tuple(row.totals for row in rows),
+    )

@@ -4,6 +4,7 @@ The page takes only a device number (0, 1, ...) for the webcam: a stream URL or 
 would let anyone on the LAN make the server fetch a URL or read a file, so those are set only
 on the command line (``ginscore serve --camera``).
 """
+
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -29,16 +30,26 @@ def page():
     if request.method == "POST":
         source = request.form.get("camera_source", "").strip()
         if source and not device_number(source):
-            flash(f"The webcam here is a device number from 0 to {MOST_DEVICES - 1}; a stream URL or a video "
-                  "file is set when the server starts (ginscore serve --camera).")
+            flash(
+                f"The webcam here is a device number from 0 to {MOST_DEVICES - 1}; a stream URL or a video "
+                "file is set when the server starts (ginscore serve --camera)."
+            )
             return render_page(source), 400
-        store.save_settings({"keep_photos": "1" if request.form.get("keep_photos") == "1" else "0",
-                             "camera_source": device_number(source)})
+        store.save_settings(
+            {
+                "keep_photos": "1" if request.form.get("keep_photos") == "1" else "0",
+                "camera_source": device_number(source),
+            }
+        )
         flash("Settings saved.")
         return redirect(url_for("settings.page"))
     return render_page(store.get_setting("camera_source"))
 
 
 def render_page(camera_source: str):
-    return render_template("settings.html", keep_photos=store.get_setting("keep_photos") == "1",
-                           camera_source=camera_source, cli_camera=current_app.config.get("CAMERA_SOURCE"))
+    return render_template(
+        "settings.html",
+        keep_photos=store.get_setting("keep_photos") == "1",
+        camera_source=camera_source,
+        cli_camera=current_app.config.get("CAMERA_SOURCE"),
+    )

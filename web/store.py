@@ -5,6 +5,7 @@ Hands are stored as what the players entered (cards, or deadwood counts, or a vo
 editing a hand can never leave stale totals behind. A game is read as a ``GameRecord`` whose rules
 are already the engine's ``Rules`` (parsed from the stored JSON here, once).
 """
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from engine import Rules
 from .db import get_db, transaction
 
 SETTING_DEFAULTS = {"keep_photos": "1", "camera_source": "", "collect_examples": "1"}
-LARGEST_ID = 2 ** 63 - 1     # SQLite's biggest integer: a bigger id in a URL is simply not there
+LARGEST_ID = 2**63 - 1  # SQLite's biggest integer: a bigger id in a URL is simply not there
 
 
 class SaveConflict(ValueError):
@@ -34,6 +35,7 @@ class GameRecord:
 
     Reads like the row it came from too (``game["player0"]``), for templates and older callers.
     """
+
     id: int
     player0: str
     player1: str
@@ -43,7 +45,7 @@ class GameRecord:
     rematch_of: int | None = None
     created: str = ""
     finished: str | None = None
-    hand_count: int | None = None      # filled by list_games
+    hand_count: int | None = None  # filled by list_games
 
     @property
     def players(self) -> tuple[str, str]:
@@ -53,17 +55,26 @@ class GameRecord:
         return getattr(self, name)
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> "GameRecord":
+    def from_row(cls, row: sqlite3.Row) -> GameRecord:
         keys = row.keys()
-        return cls(id=row["id"], player0=row["player0"], player1=row["player1"],
-                   rules=Rules.from_json(row["rules_json"]), target=row["target"],
-                   first_dealer=row["first_dealer"], rematch_of=row["rematch_of"], created=row["created"],
-                   finished=row["finished"], hand_count=row["hand_count"] if "hand_count" in keys else None)
+        return cls(
+            id=row["id"],
+            player0=row["player0"],
+            player1=row["player1"],
+            rules=Rules.from_json(row["rules_json"]),
+            target=row["target"],
+            first_dealer=row["first_dealer"],
+            rematch_of=row["rematch_of"],
+            created=row["created"],
+            finished=row["finished"],
+            hand_count=row["hand_count"] if "hand_count" in keys else None,
+        )
 
 
 @dataclass(frozen=True)
 class HandEntry:
     """One hand as entered: ``entry`` is 'cards', 'counts' or 'void'; players are 0 and 1."""
+
     entry: str
     knocker: int | None = None
     cards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
@@ -73,28 +84,44 @@ class HandEntry:
     source: str = "manual"
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> "HandEntry":
-        return cls(entry=row["entry"], knocker=row["knocker"],
-                   cards=(tuple(row["cards0"].split()), tuple(row["cards1"].split())),
-                   upcard=row["upcard"], deadwood=(row["deadwood0"], row["deadwood1"]),
-                   gin=bool(row["gin"]), source=row["source"])
+    def from_row(cls, row: sqlite3.Row) -> HandEntry:
+        return cls(
+            entry=row["entry"],
+            knocker=row["knocker"],
+            cards=(tuple(row["cards0"].split()), tuple(row["cards1"].split())),
+            upcard=row["upcard"],
+            deadwood=(row["deadwood0"], row["deadwood1"]),
+            gin=bool(row["gin"]),
+            source=row["source"],
+        )
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "HandEntry":
+    def from_dict(cls, data: dict[str, Any]) -> HandEntry:
         """The inverse of ``to_dict`` (KeyError/TypeError/ValueError on damaged data)."""
         if data["entry"] not in ("cards", "counts", "void"):
             raise ValueError(f"unknown entry {data['entry']!r}")
         cards = data.get("cards") or [[], []]
         deadwood = data.get("deadwood") or [None, None]
-        return cls(entry=data["entry"], knocker=data.get("knocker"),
-                   cards=(tuple(map(str, cards[0])), tuple(map(str, cards[1]))), upcard=data.get("upcard"),
-                   deadwood=(deadwood[0], deadwood[1]), gin=bool(data.get("gin")),
-                   source=str(data.get("source") or "manual"))
+        return cls(
+            entry=data["entry"],
+            knocker=data.get("knocker"),
+            cards=(tuple(map(str, cards[0])), tuple(map(str, cards[1]))),
+            upcard=data.get("upcard"),
+            deadwood=(deadwood[0], deadwood[1]),
+            gin=bool(data.get("gin")),
+            source=str(data.get("source") or "manual"),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"entry": self.entry, "knocker": self.knocker, "cards": [list(c) for c in self.cards],
-                "upcard": self.upcard, "deadwood": list(self.deadwood), "gin": self.gin,
-                "source": self.source}
+        return {
+            "entry": self.entry,
+            "knocker": self.knocker,
+            "cards": [list(c) for c in self.cards],
+            "upcard": self.upcard,
+            "deadwood": list(self.deadwood),
+            "gin": self.gin,
+            "source": self.source,
+        }
 
 
 def get_game(game_id: int) -> GameRecord | None:
@@ -105,16 +132,24 @@ def get_game(game_id: int) -> GameRecord | None:
 
 
 def list_games() -> list[GameRecord]:
-    rows = get_db().execute(
-        "SELECT game.*, (SELECT COUNT(*) FROM hand WHERE hand.game_id = game.id) AS hand_count "
-        "FROM game ORDER BY game.id DESC").fetchall()
+    rows = (
+        get_db()
+        .execute(
+            "SELECT game.*, (SELECT COUNT(*) FROM hand WHERE hand.game_id = game.id) AS hand_count "
+            "FROM game ORDER BY game.id DESC"
+        )
+        .fetchall()
+    )
     return [GameRecord.from_row(row) for row in rows]
 
 
 def get_hands(game_id: int, connection: sqlite3.Connection | None = None) -> list[HandEntry]:
     """The game's hands in order (read inside ``connection``'s transaction when given)."""
-    rows = (connection or get_db()).execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position",
-                                            (game_id,)).fetchall()
+    rows = (
+        (connection or get_db())
+        .execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position", (game_id,))
+        .fetchall()
+    )
     return [HandEntry.from_row(row) for row in rows]
 
 
@@ -124,51 +159,77 @@ def hand_count(connection: sqlite3.Connection, game_id: int) -> int:
 
 def last_hand(connection: sqlite3.Connection, game_id: int) -> tuple[HandEntry, int | None] | None:
     """The game's latest hand and the id of the photo kept with it (None: no hands)."""
-    row = connection.execute("SELECT * FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1",
-                             (game_id,)).fetchone()
+    row = connection.execute(
+        "SELECT * FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1", (game_id,)
+    ).fetchone()
     if row is None:
         return None
     photo = connection.execute("SELECT id FROM photo WHERE hand_id = ?", (row["id"],)).fetchone()
     return HandEntry.from_row(row), (photo["id"] if photo is not None else None)
 
 
-def insert_game(connection: sqlite3.Connection, players: tuple[str, str], rules: Rules,
-                target: int, first_dealer: int = 0, rematch_of: int | None = None) -> int:
+def insert_game(
+    connection: sqlite3.Connection,
+    players: tuple[str, str],
+    rules: Rules,
+    target: int,
+    first_dealer: int = 0,
+    rematch_of: int | None = None,
+) -> int:
     cursor = connection.execute(
-        "INSERT INTO game (player0, player1, rules_json, target, first_dealer, rematch_of) "
-        "VALUES (?, ?, ?, ?, ?, ?)", (players[0], players[1], rules.to_json(), target, first_dealer, rematch_of))
+        "INSERT INTO game (player0, player1, rules_json, target, first_dealer, rematch_of) VALUES (?, ?, ?, ?, ?, ?)",
+        (players[0], players[1], rules.to_json(), target, first_dealer, rematch_of),
+    )
     return int(cursor.lastrowid)
 
 
-def write_hand(connection: sqlite3.Connection, game_id: int, hand: HandEntry,
-               position: int | None = None) -> tuple[int, int]:
+def write_hand(
+    connection: sqlite3.Connection, game_id: int, hand: HandEntry, position: int | None = None
+) -> tuple[int, int]:
     """Append the hand, or replace the one at ``position``; return (hand id, position)."""
-    values = (hand.entry, hand.knocker, " ".join(hand.cards[0]), " ".join(hand.cards[1]), hand.upcard,
-              hand.deadwood[0], hand.deadwood[1], int(hand.gin), hand.source)
+    values = (
+        hand.entry,
+        hand.knocker,
+        " ".join(hand.cards[0]),
+        " ".join(hand.cards[1]),
+        hand.upcard,
+        hand.deadwood[0],
+        hand.deadwood[1],
+        int(hand.gin),
+        hand.source,
+    )
     if position is None:
-        row = connection.execute("SELECT COALESCE(MAX(position), 0) + 1 FROM hand WHERE game_id = ?",
-                                 (game_id,)).fetchone()
+        row = connection.execute(
+            "SELECT COALESCE(MAX(position), 0) + 1 FROM hand WHERE game_id = ?", (game_id,)
+        ).fetchone()
         position = int(row[0])
         cursor = connection.execute(
             "INSERT INTO hand (game_id, position, entry, knocker, cards0, cards1, upcard, deadwood0, "
-            "deadwood1, gin, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (game_id, position, *values))
+            "deadwood1, gin, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, position, *values),
+        )
         return int(cursor.lastrowid), position
-    existing = connection.execute("SELECT id FROM hand WHERE game_id = ? AND position = ?",
-                                  (game_id, position)).fetchone()
+    existing = connection.execute(
+        "SELECT id FROM hand WHERE game_id = ? AND position = ?", (game_id, position)
+    ).fetchone()
     if existing is None:
-        raise SaveConflict(f"Hand {position} is no longer on the sheet (it was undone meanwhile); "
-                           "reload the sheet and add it again.")
+        raise SaveConflict(
+            f"Hand {position} is no longer on the sheet (it was undone meanwhile); reload the sheet and add it again."
+        )
     connection.execute(
         "UPDATE hand SET entry = ?, knocker = ?, cards0 = ?, cards1 = ?, upcard = ?, deadwood0 = ?, "
-        "deadwood1 = ?, gin = ?, source = ? WHERE id = ?", (*values, existing["id"]))
+        "deadwood1 = ?, gin = ?, source = ? WHERE id = ?",
+        (*values, existing["id"]),
+    )
     return int(existing["id"]), position
 
 
 def delete_last_hand(connection: sqlite3.Connection, game_id: int, expected_position: int | None = None) -> int | None:
     """Remove the game's latest hand; return its position, or None when there is none (or when the
     latest is not ``expected_position``: a repeated undo removes nothing more)."""
-    row = connection.execute("SELECT id, position FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1",
-                             (game_id,)).fetchone()
+    row = connection.execute(
+        "SELECT id, position FROM hand WHERE game_id = ? ORDER BY position DESC LIMIT 1", (game_id,)
+    ).fetchone()
     if row is None or (expected_position is not None and row["position"] != expected_position):
         return None
     connection.execute("DELETE FROM hand WHERE id = ?", (row["id"],))
@@ -176,8 +237,10 @@ def delete_last_hand(connection: sqlite3.Connection, game_id: int, expected_posi
 
 
 def set_finished(connection: sqlite3.Connection, game_id: int, finished: bool) -> None:
-    connection.execute("UPDATE game SET finished = CASE WHEN ? THEN COALESCE(finished, datetime('now')) "
-                       "ELSE NULL END WHERE id = ?", (int(finished), game_id))
+    connection.execute(
+        "UPDATE game SET finished = CASE WHEN ? THEN COALESCE(finished, datetime('now')) ELSE NULL END WHERE id = ?",
+        (int(finished), game_id),
+    )
 
 
 def get_setting(name: str) -> str:
@@ -188,17 +251,29 @@ def get_setting(name: str) -> str:
 def save_settings(values: dict[str, str]) -> None:
     with transaction() as connection:
         for name, value in values.items():
-            connection.execute("INSERT INTO setting (name, value) VALUES (?, ?) "
-                               "ON CONFLICT(name) DO UPDATE SET value = excluded.value", (name, value))
+            connection.execute(
+                "INSERT INTO setting (name, value) VALUES (?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                (name, value),
+            )
 
 
-def insert_photo(connection: sqlite3.Connection, game_id: int, image: bytes, media_type: str,
-                 width: int, height: int, reading: dict[str, Any], source: str,
-                 replaces_position: int | None = None) -> int:
+def insert_photo(
+    connection: sqlite3.Connection,
+    game_id: int,
+    image: bytes,
+    media_type: str,
+    width: int,
+    height: int,
+    reading: dict[str, Any],
+    source: str,
+    replaces_position: int | None = None,
+) -> int:
     cursor = connection.execute(
         "INSERT INTO photo (game_id, image, media_type, width, height, reading_json, source, replaces_position) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, image, media_type, width, height, json.dumps(reading), source, replaces_position))
+        (game_id, image, media_type, width, height, json.dumps(reading), source, replaces_position),
+    )
     return int(cursor.lastrowid)
 
 
@@ -210,16 +285,28 @@ def get_photo(photo_id: int) -> sqlite3.Row | None:
 
 def kept_photo(game_id: int, position: int) -> sqlite3.Row | None:
     """The photo kept with a stored hand (None when it was entered by hand or photos are not kept)."""
-    return get_db().execute(
-        "SELECT photo.* FROM photo JOIN hand ON photo.hand_id = hand.id WHERE hand.game_id = ? AND hand.position = ? "
-        "AND photo.image IS NOT NULL ORDER BY photo.id DESC LIMIT 1", (game_id, position)).fetchone()
+    return (
+        get_db()
+        .execute(
+            "SELECT photo.* FROM photo JOIN hand ON photo.hand_id = hand.id WHERE hand.game_id = ? AND hand.position = ? "
+            "AND photo.image IS NOT NULL ORDER BY photo.id DESC LIMIT 1",
+            (game_id, position),
+        )
+        .fetchone()
+    )
 
 
 def kept_photo_ids(game_id: int) -> dict[int, int]:
     """Hand position -> id of the photo kept with it, for the sheet's hand details."""
-    rows = get_db().execute(
-        "SELECT hand.position, MAX(photo.id) AS photo_id FROM photo JOIN hand ON photo.hand_id = hand.id "
-        "WHERE hand.game_id = ? AND photo.image IS NOT NULL GROUP BY hand.position", (game_id,)).fetchall()
+    rows = (
+        get_db()
+        .execute(
+            "SELECT hand.position, MAX(photo.id) AS photo_id FROM photo JOIN hand ON photo.hand_id = hand.id "
+            "WHERE hand.game_id = ? AND photo.image IS NOT NULL GROUP BY hand.position",
+            (game_id,),
+        )
+        .fetchall()
+    )
     return {row["position"]: row["photo_id"] for row in rows}
 
 
@@ -239,21 +326,27 @@ def claim_save_token(connection: sqlite3.Connection, game_id: int, token: str | 
 
 
 def save_token_used(token: str | None) -> bool:
-    return token is not None and get_db().execute(
-        "SELECT 1 FROM save_token WHERE token = ?", (token,)).fetchone() is not None
+    return (
+        token is not None
+        and get_db().execute("SELECT 1 FROM save_token WHERE token = ?", (token,)).fetchone() is not None
+    )
 
 
-def attach_photo(connection: sqlite3.Connection, photo_id: int, hand_id: int,
-                 corrected: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+def attach_photo(
+    connection: sqlite3.Connection, photo_id: int, hand_id: int, corrected: tuple[tuple[str, ...], tuple[str, ...]]
+) -> None:
     """Keep a confirmed photo with its hand and the cards as corrected."""
-    connection.execute("UPDATE photo SET hand_id = ?, corrected0 = ?, corrected1 = ? WHERE id = ?",
-                       (hand_id, " ".join(corrected[0]), " ".join(corrected[1]), photo_id))
+    connection.execute(
+        "UPDATE photo SET hand_id = ?, corrected0 = ?, corrected1 = ? WHERE id = ?",
+        (hand_id, " ".join(corrected[0]), " ".join(corrected[1]), photo_id),
+    )
 
 
 def reattach_photo(connection: sqlite3.Connection, game_id: int, photo_id: int, hand_id: int) -> None:
     """A restored hand takes back its photo (if the photo still waits for a hand of this game)."""
-    connection.execute("UPDATE photo SET hand_id = ? WHERE id = ? AND game_id = ? AND hand_id IS NULL",
-                       (hand_id, photo_id, game_id))
+    connection.execute(
+        "UPDATE photo SET hand_id = ? WHERE id = ? AND game_id = ? AND hand_id IS NULL", (hand_id, photo_id, game_id)
+    )
 
 
 def delete_photo(connection: sqlite3.Connection, photo_id: int) -> None:
@@ -266,7 +359,8 @@ def delete_stale(connection: sqlite3.Connection, unconfirmed_seconds: float, tok
     cursor = connection.execute(
         "DELETE FROM photo WHERE game_id IS NULL "
         "OR (hand_id IS NULL AND corrected0 IS NULL AND created < datetime('now', ?))",
-        (f"-{unconfirmed_seconds:.0f} seconds",))
+        (f"-{unconfirmed_seconds:.0f} seconds",),
+    )
     connection.execute("DELETE FROM save_token WHERE created < datetime('now', ?)", (f"-{token_days} days",))
     return cursor.rowcount
 
@@ -275,5 +369,6 @@ def claim_pending_photo(connection: sqlite3.Connection, game_id: int, photo_id: 
     """Inside the saving transaction: the photo must still wait for its hand (SaveConflict otherwise)."""
     row = connection.execute("SELECT game_id, hand_id FROM photo WHERE id = ?", (photo_id,)).fetchone()
     if row is None or row["game_id"] != game_id or row["hand_id"] is not None:
-        raise SaveConflict("This photo's hand was saved already (or the photo was deleted); "
-                           "reload the sheet to see it.")
+        raise SaveConflict(
+            "This photo's hand was saved already (or the photo was deleted); reload the sheet to see it."
+        )

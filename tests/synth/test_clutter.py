@@ -1,15 +1,16 @@
 """Clutter on the table: text, a score pad, cloth and objects are drawn, never labelled, and give
 "not a card" examples that touch no corner index."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.synth import clutter
-from vision.synth.camera import Camera
-from vision.synth.decks import load_decks
-from vision.synth.layouts import Placement
-from vision.synth.scene import render_scene
+from vision.training.synth import clutter
+from vision.training.synth.camera import Camera
+from vision.training.synth.decks import load_decks
+from vision.training.synth.layouts import Placement
+from vision.training.synth.scene import render_scene
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def test_handwriting_is_written_in_handwriting_fonts_and_keeps_suit_signs():
     hands = clutter.handwriting_font_files()
     assert len(hands) >= 3
     for face in (str(hands[0]), clutter.HERSHEY_HANDS[0]):
-        for glyph in ("K", "7", "\u2665"):   # a suit sign comes from DejaVu Sans when the hand lacks it
+        for glyph in ("K", "7", "\u2665"):  # a suit sign comes from DejaVu Sans when the hand lacks it
             tile, width, height, pad = clutter._glyph_tile(glyph, face, 1.0, 2)
             assert tile.dtype == np.uint8 and width > 3 and height > 8, (face, glyph)
             assert (tile > 128).mean() > 0.01, (face, glyph)
@@ -53,14 +54,27 @@ def test_handwriting_is_written_in_handwriting_fonts_and_keeps_suit_signs():
 
 
 def _scene_with_clutter(deck, seed=1):
-    sheets = [clutter.ClutterSheet("score_pad", clutter.make_sheet(np.random.default_rng(seed), "score_pad"),
-                                   -1.2, 0.0, 10.0, 1.5),
-              clutter.ClutterSheet("newspaper", clutter.make_sheet(np.random.default_rng(seed + 1), "newspaper"),
-                                   1.3, 0.2, -5.0, 2.5)]
+    sheets = [
+        clutter.ClutterSheet(
+            "score_pad", clutter.make_sheet(np.random.default_rng(seed), "score_pad"), -1.2, 0.0, 10.0, 1.5
+        ),
+        clutter.ClutterSheet(
+            "newspaper", clutter.make_sheet(np.random.default_rng(seed + 1), "newspaper"), 1.3, 0.2, -5.0, 2.5
+        ),
+    ]
     placements = [Placement(code, -0.3 + 0.3 * i, 0.0, 0.0) for i, code in enumerate(["7h", "8h", "9h"])]
     camera = Camera(tilt=0.0, yaw=0.0, roll=0.0, card_pixels=200.0, image_size=(1000, 700))
-    return render_scene(np.random.default_rng(seed), deck, [], [], (1000, 700), placements=placements,
-                        camera=camera, effects=True, clutter_sheets=sheets)
+    return render_scene(
+        np.random.default_rng(seed),
+        deck,
+        [],
+        [],
+        (1000, 700),
+        placements=placements,
+        camera=camera,
+        effects=True,
+        clutter_sheets=sheets,
+    )
 
 
 def test_clutter_is_drawn_but_never_labelled(deck):

@@ -1,4 +1,5 @@
 """Hard negatives mined by the shipped detector: `ginscore synth --mine` and `--mine-tables`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,15 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.detector import DEFAULT_MODELS_DIR, DETECTOR_FILE
+from vision.model_settings import DETECTOR_FILE
+from vision.paths import DEFAULT_MODELS_DIR
 from web.cli import main
 
 pytestmark = pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/")
 
 
 def test_a_no_card_table_holds_a_score_pad_and_depends_only_on_its_seed():
-    from vision.synth.dataset import load_synth_assets
-    from vision.synth.mining import no_card_table
+    from vision.training.synth.dataset import load_synth_assets
+    from vision.training.synth.mining import no_card_table
 
     assets = load_synth_assets(None)
     first = no_card_table(np.random.default_rng([34, 0]), assets)

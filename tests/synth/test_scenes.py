@@ -1,17 +1,19 @@
 """The scene generator: labels lie on the cards' indices, hidden indices get none, seeds repeat."""
+
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.synth.camera import Camera
-from vision.synth.dataset import SynthConfig, generate
-from vision.synth.decks import load_decks
-from vision.synth.layouts import Placement
-from vision.synth.scene import HIDDEN_INDEX_LIMIT, render_scene
+from vision.training.synth.camera import Camera
+from vision.training.synth.dataset import SynthConfig, generate
+from vision.training.synth.decks import load_decks
+from vision.training.synth.layouts import Placement
+from vision.training.synth.scene import HIDDEN_INDEX_LIMIT, render_scene
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +39,16 @@ def _index_similarity(scene_image, box, deck, code, index_box) -> float:
 
 
 def test_labelled_boxes_lie_on_the_card_indices(deck):
-    scene = render_scene(np.random.default_rng(0), deck, [], [], (640, 480),
-                         placements=[Placement("7h", 0.0, 0.0, 0.0)],
-                         camera=_straight_camera(), effects=False)
+    scene = render_scene(
+        np.random.default_rng(0),
+        deck,
+        [],
+        [],
+        (640, 480),
+        placements=[Placement("7h", 0.0, 0.0, 0.0)],
+        camera=_straight_camera(),
+        effects=False,
+    )
     assert [label.code for label in scene.labels] == ["7h"] * len(deck.index_boxes["7h"])
     # Upright camera, upright card: the first index is the top-left one, unrotated.
     top_left = min(scene.labels, key=lambda label: label.box[0] + label.box[1])
@@ -53,9 +62,16 @@ def test_labelled_boxes_lie_on_the_card_indices(deck):
 
 def test_index_hidden_under_another_card_gets_no_box(deck):
     # The 8s lies exactly on the 7h: every index of the 7h is covered.
-    scene = render_scene(np.random.default_rng(0), deck, [], [], (640, 480),
-                         placements=[Placement("7h", 0.0, 0.0, 0.0), Placement("8s", 0.0, 0.0, 0.0)],
-                         camera=_straight_camera(), effects=False)
+    scene = render_scene(
+        np.random.default_rng(0),
+        deck,
+        [],
+        [],
+        (640, 480),
+        placements=[Placement("7h", 0.0, 0.0, 0.0), Placement("8s", 0.0, 0.0, 0.0)],
+        camera=_straight_camera(),
+        effects=False,
+    )
     codes = [label.code for label in scene.labels]
     assert "7h" not in codes and "8s" in codes
     assert scene.hidden.count("7h") == len(deck.index_boxes["7h"])
@@ -64,9 +80,16 @@ def test_index_hidden_under_another_card_gets_no_box(deck):
 def test_overlapping_spread_keeps_the_visible_left_index(deck):
     # 8s shifted right by a quarter card width: the 7h's top-left index still shows,
     # its bottom-right index is under the 8s.
-    scene = render_scene(np.random.default_rng(0), deck, [], [], (640, 480),
-                         placements=[Placement("7h", -0.1, 0.0, 0.0), Placement("8s", 0.08, 0.0, 0.0)],
-                         camera=_straight_camera(card_pixels=250), effects=False)
+    scene = render_scene(
+        np.random.default_rng(0),
+        deck,
+        [],
+        [],
+        (640, 480),
+        placements=[Placement("7h", -0.1, 0.0, 0.0), Placement("8s", 0.08, 0.0, 0.0)],
+        camera=_straight_camera(card_pixels=250),
+        effects=False,
+    )
     seven = [label for label in scene.labels if label.code == "7h"]
     assert len(seven) >= 1
     assert all(label.visible >= 1 - HIDDEN_INDEX_LIMIT for label in scene.labels)
@@ -74,8 +97,11 @@ def test_overlapping_spread_keeps_the_visible_left_index(deck):
 
 
 def _dataset_bytes(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "synth.json"}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != "synth.json"
+    }
 
 
 def test_same_seed_same_bytes_different_seed_different_scene(tmp_path):
@@ -87,8 +113,9 @@ def test_same_seed_same_bytes_different_seed_different_scene(tmp_path):
     bytes_a, bytes_b = _dataset_bytes(a.out), _dataset_bytes(b.out)
     images_a = {k: v for k, v in bytes_a.items() if k.startswith("images")}
     assert len(images_a) == 4
-    assert {k: v for k, v in bytes_a.items() if k != "data.yaml"} == \
-           {k: v for k, v in bytes_b.items() if k != "data.yaml"}
+    assert {k: v for k, v in bytes_a.items() if k != "data.yaml"} == {
+        k: v for k, v in bytes_b.items() if k != "data.yaml"
+    }
     images_c = {k.replace("_4_", "_3_"): v for k, v in _dataset_bytes(c.out).items() if k.startswith("images")}
     assert images_c.keys() == images_a.keys()
     assert all(images_c[k] != images_a[k] for k in images_a)
@@ -110,7 +137,7 @@ def test_dataset_is_an_ultralytics_detection_dataset(tmp_path):
 
 
 def test_the_close_up_share_sets_how_many_random_cameras_shoot_close():
-    from vision.synth.scene import random_camera
+    from vision.training.synth.scene import random_camera
 
     rng = np.random.default_rng(5)
     size = (640, 480)
@@ -137,24 +164,25 @@ def test_synth_refuses_a_close_up_share_it_cannot_give(tmp_path, capsys):
 def test_spreads_are_often_squeezed_to_the_index_column():
     """Real hands are squeezed until only each card's index column shows (real-val: half the indices
     have a neighbour within 0.125 card heights): many synthetic spreads must be as tight."""
-    from vision.synth.layouts import spread
+    from vision.training.synth.layouts import spread
 
     rng = np.random.default_rng(5)
     smallest_steps = []
     for _ in range(300):
         placements = spread(rng, ["As", "2s", "3s", "4s", "5s", "6s"], (0.0, 0.0), 0.0)
-        steps = [np.hypot(b.x - a.x, b.y - a.y) for a, b in zip(placements, placements[1:])]
+        steps = [np.hypot(b.x - a.x, b.y - a.y) for a, b in itertools.pairwise(placements)]
         smallest_steps.append(min(steps))
     smallest_steps = np.array(smallest_steps)
-    assert smallest_steps.min() >= 0.05                   # never so tight that the index hides
-    assert 0.2 < (smallest_steps < 0.11).mean() < 0.6      # tight spreads are common, not the rule
+    assert smallest_steps.min() >= 0.05  # never so tight that the index hides
+    assert 0.2 < (smallest_steps < 0.11).mean() < 0.6  # tight spreads are common, not the rule
 
 
 def test_isolated_crops_show_the_index_on_plain_paper(tmp_path):
     """--isolate-crops: a crop's border (beyond the margin around its index box) is one flat colour."""
     plain = SynthConfig(out=tmp_path / "plain", count=3, imgsz=320, seed=8, workers=1, crops=True)
-    isolated = SynthConfig(out=tmp_path / "isolated", count=3, imgsz=320, seed=8, workers=1, crops=True,
-                           crop_isolate=0.05)
+    isolated = SynthConfig(
+        out=tmp_path / "isolated", count=3, imgsz=320, seed=8, workers=1, crops=True, crop_isolate=0.05
+    )
     corner_spread = {}
     for config in (plain, isolated):
         generate(config, progress=False)

@@ -1,4 +1,5 @@
 """A tiny end-to-end run: synth -> train (detector and classifier) -> models folder -> eval."""
+
 from __future__ import annotations
 
 import json
@@ -14,16 +15,41 @@ from web.cli import main
 @pytest.mark.slow
 def test_train_and_eval_work_end_to_end(tmp_path: Path, capsys):
     data = tmp_path / "data"
-    assert main(["synth", "--out", str(data), "--count", "6", "--imgsz", "160", "--seed", "2",
-                 "--workers", "1", "--crops"]) == 0
+    assert (
+        main(
+            ["synth", "--out", str(data), "--count", "6", "--imgsz", "160", "--seed", "2", "--workers", "1", "--crops"]
+        )
+        == 0
+    )
     models = tmp_path / "models"
-    assert main(["train", str(data), "--scratch", "--epochs", "1", "--imgsz", "160", "--batch", "4",
-                 "--workers", "0", "--device", "cpu", "--project", str(tmp_path / "runs"),
-                 "--models-dir", str(models)]) == 0
+    assert (
+        main(
+            [
+                "train",
+                str(data),
+                "--scratch",
+                "--epochs",
+                "1",
+                "--imgsz",
+                "160",
+                "--batch",
+                "4",
+                "--workers",
+                "0",
+                "--device",
+                "cpu",
+                "--project",
+                str(tmp_path / "runs"),
+                "--models-dir",
+                str(models),
+            ]
+        )
+        == 0
+    )
     info = json.loads((models / "model.json").read_text())
-    assert (models / info["detector"]).stat().st_size > 100_000
-    assert (models / info["classifier"]).stat().st_size > 100_000
-    assert info["classifier_channels"] in ("bgr", "rgb")
+    assert (models / info["detector"]["weights"]).stat().st_size > 100_000
+    assert (models / info["classifiers"]["main"]).stat().st_size > 100_000
+    assert info["classifiers"]["channels"] in ("bgr", "rgb")
 
     # A labelled folder in the real-val layout, made of the generated validation scenes.
     labelled = tmp_path / "labelled"
@@ -34,7 +60,7 @@ def test_train_and_eval_work_end_to_end(tmp_path: Path, capsys):
     (labelled / "classes.txt").write_text("\n".join(CARD_CODES) + "\n")
     capsys.readouterr()
     from vision.detector import load_detector
-    from vision.evaluate import evaluate_folder
+    from vision.evaluation.evaluate import evaluate_folder
 
     result = evaluate_folder(labelled, detector=load_detector(models), imgsz=160)
     photos = result["photos"]
@@ -62,7 +88,7 @@ def test_fine_tuning_a_bgr_classifier_trains_on_red_and_blue_swapped_crops(tmp_p
     import cv2
     import numpy as np
 
-    from vision.train import CLASSIFIER_FILE, crops_with_red_and_blue_swapped, start_channel_order
+    from vision.training.train import CLASSIFIER_FILE, crops_with_red_and_blue_swapped, start_channel_order
 
     crops = tmp_path / "crops"
     (crops / "train" / "Ah").mkdir(parents=True)
@@ -84,7 +110,22 @@ def test_fine_tuning_a_bgr_classifier_trains_on_red_and_blue_swapped_crops(tmp_p
 
 def test_resuming_a_classifier_run_that_never_ran_says_so(tmp_path: Path, capsys):
     (tmp_path / "data" / "crops" / "train").mkdir(parents=True)
-    assert main(["train", str(tmp_path / "data"), "--part", "classifier", "--resume", "--device", "cpu",
-                 "--project", str(tmp_path / "runs"), "--no-install"]) == 2
+    assert (
+        main(
+            [
+                "train",
+                str(tmp_path / "data"),
+                "--part",
+                "classifier",
+                "--resume",
+                "--device",
+                "cpu",
+                "--project",
+                str(tmp_path / "runs"),
+                "--no-install",
+            ]
+        )
+        == 2
+    )
     error = capsys.readouterr().err
     assert "no interrupted classifier run" in error and "Traceback" not in error

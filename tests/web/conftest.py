@@ -1,4 +1,5 @@
 """Fixtures for the web app: an app on a temporary SQLite file, a client, helpers to fill games."""
+
 from __future__ import annotations
 
 import io
@@ -21,21 +22,22 @@ BOB_LOSES = "Kh Kd Qh Qd Jc Jd 8s 7c 6h 4d"
 def model_available() -> bool:
     """True when a detector model is installed (models/ or $GINSCORE_MODELS)."""
     try:
-        from vision.detector import ModelError, read_model_settings
+        from vision.model_settings import read_model_settings
+
         read_model_settings(None)
         return True
     except Exception:
         return False
 
 
-needs_model = pytest.mark.skipif(not model_available(),
-                                 reason="no detector model in models/ yet (vision ships it)")
+needs_model = pytest.mark.skipif(not model_available(), reason="no detector model in models/ yet (vision ships it)")
 
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "sheet.sqlite"), "TESTING": True, "WTF_CSRF_ENABLED": False,
-                      "SECRET_KEY": "test"})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "sheet.sqlite"), "TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"}
+    )
     app.instance_path = str(tmp_path)
     yield app
 
@@ -61,6 +63,7 @@ class FakeClock:
 def fake_pin_clock(app) -> FakeClock:
     """Give the app a fresh PIN throttle (a full budget) on a clock the test moves."""
     from web.pin_throttle import PinThrottle
+
     clock = FakeClock()
     app.extensions["pin_throttle"] = PinThrottle(clock=clock)
     return clock
@@ -84,8 +87,12 @@ def db_dump(app) -> list:
     """Every row of every table, to compare the database before and after a request."""
     connection = sqlite3.connect(app.config["DATABASE"])
     try:
-        tables = [row[0] for row in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        tables = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
         return [(table, connection.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()) for table in tables]
     finally:
         connection.close()
@@ -98,6 +105,7 @@ def totals_on_page(html: str) -> tuple[int, int]:
 
 def png_bytes(width: int = 64, height: int = 48, colour=(30, 110, 60)) -> bytes:
     from PIL import Image
+
     buffer = io.BytesIO()
     Image.new("RGB", (width, height), colour).save(buffer, "PNG")
     return buffer.getvalue()
@@ -106,6 +114,7 @@ def png_bytes(width: int = 64, height: int = 48, colour=(30, 110, 60)) -> bytes:
 def real_val_crop(min_cards: int = 12, max_cards: int = 22) -> tuple[bytes, set[str]]:
     """A JPEG crop of a real-val photo holding between min and max whole-labelled cards, and those codes."""
     from PIL import Image
+
     codes = (REAL_VAL / "classes.txt").read_text().split()
     for image_path in sorted((REAL_VAL / "images").glob("*.jpg")):
         labels = image_path.parents[1] / "labels" / (image_path.stem + ".txt")
@@ -115,9 +124,15 @@ def real_val_crop(min_cards: int = 12, max_cards: int = 22) -> tuple[bytes, set[
             boxes.append((codes[int(class_id)], float(cx), float(cy)))
         with Image.open(image_path) as image:
             width, height = image.size
-            for x0, y0, x1, y1 in ((0, 0, .5, 1), (.5, 0, 1, 1), (0, 0, 1, .5), (0, .5, 1, 1),
-                                   (.25, 0, .75, 1), (0, .25, 1, .75)):
-                inside = {code for code, cx, cy in boxes if x0 + .03 < cx < x1 - .03 and y0 + .03 < cy < y1 - .03}
+            for x0, y0, x1, y1 in (
+                (0, 0, 0.5, 1),
+                (0.5, 0, 1, 1),
+                (0, 0, 1, 0.5),
+                (0, 0.5, 1, 1),
+                (0.25, 0, 0.75, 1),
+                (0, 0.25, 1, 0.75),
+            ):
+                inside = {code for code, cx, cy in boxes if x0 + 0.03 < cx < x1 - 0.03 and y0 + 0.03 < cy < y1 - 0.03}
                 if min_cards <= len(inside) <= max_cards:
                     crop = image.crop((int(x0 * width), int(y0 * height), int(x1 * width), int(y1 * height)))
                     buffer = io.BytesIO()
@@ -133,8 +148,9 @@ def real_val_showdown(low_confidence: float = 0.3, split_confidence: float = 0.2
     from PIL import Image
 
     from vision.reading import CardReading, PhotoReading
+
     codes = (REAL_VAL / "classes.txt").read_text().split()
-    image_path = REAL_VAL / "images" / "deal4.jpg"      # this crop holds melds in both groups
+    image_path = REAL_VAL / "images" / "deal4.jpg"  # this crop holds melds in both groups
     labels = (REAL_VAL / "labels" / "deal4.txt").read_text().splitlines()
     with Image.open(image_path) as image:
         width, height = image.size
@@ -146,16 +162,24 @@ def real_val_showdown(low_confidence: float = 0.3, split_confidence: float = 0.2
         cx, cy, w, h = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
         if x0 + w < cx < x1 - w and y0 + h < cy < y1 - h:
             boxes.setdefault(codes[int(class_id)], []).append(
-                (cx - w / 2 - x0, cy - h / 2 - y0, cx + w / 2 - x0, cy + h / 2 - y0))
+                (cx - w / 2 - x0, cy - h / 2 - y0, cx + w / 2 - x0, cy + h / 2 - y0)
+            )
     order = sorted(boxes, key=lambda code: min(b[0] for b in boxes[code]))
     hands = (tuple(order[:10]), tuple(order[10:]))
     low, conflicted = hands[0][1], hands[1][2]
     other = next(code for code in codes if code[0] == conflicted[0] and code not in boxes)
-    cards = tuple(CardReading(code, low_confidence if code == low else 0.45 if code == conflicted else 0.93,
-                              tuple(boxes[code]), runner_ups=(other,) if code == conflicted else ())
-                  for code in sorted(boxes, key=codes.index))
-    conflicts = (f"{conflicted} or {other}: the two corners of one card read differently (near the middle); "
-                 "check this card",)
+    cards = tuple(
+        CardReading(
+            code,
+            low_confidence if code == low else 0.45 if code == conflicted else 0.93,
+            tuple(boxes[code]),
+            runner_ups=(other,) if code == conflicted else (),
+        )
+        for code in sorted(boxes, key=codes.index)
+    )
+    conflicts = (
+        f"{conflicted} or {other}: the two corners of one card read differently (near the middle); check this card",
+    )
     buffer = io.BytesIO()
     crop.save(buffer, "JPEG", quality=90)
     return buffer.getvalue(), PhotoReading(crop.size, cards, hands, "vertical", split_confidence, conflicts)
@@ -165,10 +189,19 @@ def insert_pending_photo(database: str, game_id: int, jpeg: bytes, reading) -> i
     """Store a photo and its reading as an upload waiting for review (in any app's database file)."""
     from web import create_app, store
     from web.db import transaction
+
     app = create_app({"DATABASE": database, "TESTING": True, "SECRET_KEY": "test"})
     with app.app_context(), transaction() as connection:
-        return store.insert_photo(connection, game_id, jpeg, "image/jpeg", reading.image_size[0],
-                                  reading.image_size[1], reading.to_json(), "upload")
+        return store.insert_photo(
+            connection,
+            game_id,
+            jpeg,
+            "image/jpeg",
+            reading.image_size[0],
+            reading.image_size[1],
+            reading.to_json(),
+            "upload",
+        )
 
 
 @pytest.fixture(scope="module")
@@ -176,9 +209,18 @@ def browser():
     """Debian's headless Chromium driven by Playwright, one per test module (the browser tests skip
     themselves when /usr/bin/chromium is missing)."""
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         yield browser
         browser.close()

@@ -1,4 +1,5 @@
 """Real servers on loopback for the tests: `ginscore serve` in a subprocess, or waitress in a thread."""
+
 from __future__ import annotations
 
 import http.client
@@ -41,9 +42,21 @@ class Server:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", "import sys; from web.cli import main; sys.exit(main())", "serve",
-                 "--db", str(self.db), "--port", str(self.port), *self.extra],
-                cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-c",
+                    "import sys; from web.cli import main; sys.exit(main())",
+                    "serve",
+                    "--db",
+                    str(self.db),
+                    "--port",
+                    str(self.port),
+                    *self.extra,
+                ],
+                cwd=REPO,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -51,7 +64,7 @@ class Server:
                 return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError("ginscore serve exited: " + self.output())
+                    raise RuntimeError("ginscore serve exited: " + self.output()) from None
                 time.sleep(0.1)
         raise RuntimeError("ginscore serve did not answer in 60 s")
 
@@ -75,11 +88,12 @@ class ThreadServer:
 
     def __init__(self, app, threads: int = 8) -> None:
         from web.serve_cli import make_server
+
         self.server = make_server(app, "127.0.0.1", 0, threads)
         self.port = self.server.effective_port
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
-    def __enter__(self) -> "ThreadServer":
+    def __enter__(self) -> ThreadServer:
         self.thread.start()
         return self
 
@@ -87,15 +101,21 @@ class ThreadServer:
         self.server.close()
         self.server.task_dispatcher.shutdown()
 
-    def request(self, method: str, path: str, body=None, headers: dict | None = None,
-                source: str = "127.0.0.1", timeout: float = 60) -> tuple[int, dict, bytes]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body=None,
+        headers: dict | None = None,
+        source: str = "127.0.0.1",
+        timeout: float = 60,
+    ) -> tuple[int, dict, bytes]:
         """One request over loopback from the ``source`` address (any 127.x.y.z); (status, headers, body)."""
         headers = dict(headers or {})
         if isinstance(body, (dict, list)):
             body = json.dumps(body).encode()
             headers.setdefault("Content-Type", "application/json")
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
-                                                source_address=(source, 0))
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=(source, 0))
         try:
             connection.request(method, path, body=body, headers=headers)
             response = connection.getresponse()
@@ -107,6 +127,12 @@ class ThreadServer:
 def multipart(field: str, filename: str, data: bytes, content_type: str = "image/jpeg") -> tuple[bytes, str]:
     """A multipart/form-data body with one file field; (body, Content-Type header)."""
     boundary = "ginscore-test-boundary"
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n"
-            f"Content-Type: {content_type}\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+            f"Content-Type: {content_type}\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     return body, f"multipart/form-data; boundary={boundary}"

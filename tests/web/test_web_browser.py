@@ -3,6 +3,7 @@
 One browser for the module; the app runs as a subprocess on a free loopback port with a temp DB,
 and is restarted once to check that nothing is lost.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,9 +16,14 @@ from playwright.sync_api import Error as PlaywrightError
 from servers import Server
 
 CHROMIUM = "/usr/bin/chromium"
-pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed "
-                                 "(apt-get install chromium; .ci/install does it)")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason="Debian chromium is not installed (apt-get install chromium; .ci/install does it)",
+    ),
+]
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(os.environ.get("GINSCORE_SCREENSHOTS", "")) if os.environ.get("GINSCORE_SCREENSHOTS") else None
 
@@ -66,7 +72,7 @@ def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
     shot(page, "new-game")
     page.click("text=Start the game")
     assert page.text_content("h1").startswith("Ann")
-    assert "Bob <b>" in page.text_content("h1")                   # escaped, shown as text
+    assert "Bob <b>" in page.text_content("h1")  # escaped, shown as text
 
     # hand 1: the card picker, then the review page with the engine's explanation
     page.click("text=Enter by hand")
@@ -118,10 +124,10 @@ def test_review_page_moves_and_adds_cards(server, page):
     page.click("text=Start the game")
     page.click("text=Enter by hand")
     pick(page, 0, ANN_GIN)
-    pick(page, 1, BOB_LOSES.replace("4d", "") + " 5s")             # 5s: wrong card, Dan's 4d missing
+    pick(page, 1, BOB_LOSES.replace("4d", "") + " 5s")  # 5s: wrong card, Dan's 4d missing
     page.check('#who-knocked input[name="knocker"][value="0"]')
     page.click("text=Score these cards")
-    assert "Cat scores 81" in page.text_content("#result")          # 5s instead of 4d: one more deadwood
+    assert "Cat scores 81" in page.text_content("#result")  # 5s instead of 4d: one more deadwood
     page.locator('.chips[data-for="cards1"] .chip[data-card="5s"] button[aria-label^="Remove"]').click()
     page.select_option('select[data-add-to="cards1"]', "4d")
     assert "4d" in page.input_value("#cards1") and "5s" not in page.input_value("#cards1")
@@ -162,12 +168,16 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
             if page.locator("#upload-progress.error").count():
                 break
         except PlaywrightError:
-            pass                                   # the page is navigating away: look again
+            pass  # the page is navigating away: look again
         page.wait_for_timeout(250)
-    assert "/review/" in page.url, (f"no review page after the upload; the upload box showed {shown}; "
-                                    f"the server wrote: {server.output()[-2000:]}")
+    assert "/review/" in page.url, (
+        f"no review page after the upload; the upload box showed {shown}; the server wrote: {server.output()[-2000:]}"
+    )
     page.wait_for_load_state()
-    assert "/photo" not in page.url and "/review/" in page.url, (shown, page.text_content("main")[:300])  # a refresh sends nothing again
+    assert "/photo" not in page.url and "/review/" in page.url, (
+        shown,
+        page.text_content("main")[:300],
+    )  # a refresh sends nothing again
     assert any("Reading the cards" in text for text in shown), shown
     assert page.locator("figure.photo .box").count() > 0
     shot(page, "review-photo")
@@ -178,7 +188,7 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
     page.check('#review-form input[name="knocker"][value="0"]')
     with page.expect_navigation():
         page.click("#check-score")
-    assert page.is_visible("#review-error") or page.is_visible("#result")   # the crop is not a real showdown
+    assert page.is_visible("#review-error") or page.is_visible("#result")  # the crop is not a real showdown
 
 
 def test_a_photo_that_cannot_be_read_says_why_instead_of_reading_forever(server, page, tmp_path):
@@ -219,13 +229,17 @@ def test_save_hand_sends_once_however_often_it_is_tapped(server, page):
         });
     }""")
     page.click("#save-counts")
-    assert page.evaluate("window.seen") == [[True, False]]                   # sent, with the button disabled
+    assert page.evaluate("window.seen") == [[True, False]]  # sent, with the button disabled
     assert page.is_disabled("#save-counts")
-    page.evaluate("document.getElementById('manual-form').requestSubmit(document.getElementById('save-counts'))")   # a second tap is stopped
+    page.evaluate(
+        "document.getElementById('manual-form').requestSubmit(document.getElementById('save-counts'))"
+    )  # a second tap is stopped
     assert page.evaluate("window.seen") == [[True, False], [True, True]]
     # A real double tap: two clicks as fast as a finger, one hand.
-    page.evaluate("() => { const f = document.getElementById('manual-form'); delete f.dataset.sent;"
-                  " f.querySelectorAll('button').forEach(b => b.disabled = false); window.seen = [1, 2]; }")
+    page.evaluate(
+        "() => { const f = document.getElementById('manual-form'); delete f.dataset.sent;"
+        " f.querySelectorAll('button').forEach(b => b.disabled = false); window.seen = [1, 2]; }"
+    )
     with page.expect_navigation():
         page.dblclick("#save-counts")
     assert page.locator("tr.hand-row").count() == 1 and totals(page) == (26, 0)

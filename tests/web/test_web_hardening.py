@@ -1,5 +1,6 @@
 """The server on the LAN: redirects stay local, the Host is checked, the webcam source is not a URL,
 security headers, cookies and CSRF expiry, and every bad input is a 4xx with a sentence for people."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,20 +13,43 @@ from conftest import add_counts, db_dump, new_game
 from web import create_app
 
 API = {"X-Requested-With": "t"}
-PYTHON_TEXT = re.compile(r"invalid literal|Traceback|Error\(|Exception|werkzeug|The browser \(or proxy\)|"
-                         r"could not understand|<title>\d{3} ", re.IGNORECASE)
+PYTHON_TEXT = re.compile(
+    r"invalid literal|Traceback|Error\(|Exception|werkzeug|The browser \(or proxy\)|"
+    r"could not understand|<title>\d{3} ",
+    re.IGNORECASE,
+)
 
 
 def make_app(tmp_path, **config):
-    return create_app({"DATABASE": str(tmp_path / "h.sqlite"), "TESTING": True, "WTF_CSRF_ENABLED": False,
-                       "SECRET_KEY": "test", **config})
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "h.sqlite"),
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "SECRET_KEY": "test",
+            **config,
+        }
+    )
 
 
 # ---------------------------------------------------------------- redirects only to local paths
 
-@pytest.mark.parametrize("target", ["////evil.example/", "//evil.example/x", "/\\evil.example", "/\\/evil.example",
-                                    "https://evil.example/", "http:evil.example", "evil.example",
-                                    "/\r\nLocation: http://evil.example", "/\t/evil.example", " //evil.example"])
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "////evil.example/",
+        "//evil.example/x",
+        "/\\evil.example",
+        "/\\/evil.example",
+        "https://evil.example/",
+        "http:evil.example",
+        "evil.example",
+        "/\r\nLocation: http://evil.example",
+        "/\t/evil.example",
+        " //evil.example",
+    ],
+)
 def test_pin_next_never_leaves_the_site(tmp_path, target):
     open_table = make_app(tmp_path).test_client()
     assert open_table.get("/pin", query_string={"next": target}).headers["Location"] == "/"
@@ -42,6 +66,7 @@ def test_pin_next_keeps_a_local_path(tmp_path):
 
 
 # ---------------------------------------------------------------- the Host allow-list
+
 
 def test_other_host_names_are_refused(tmp_path):
     app = make_app(tmp_path)
@@ -61,9 +86,17 @@ def test_other_host_names_are_refused(tmp_path):
 
 def test_serve_allows_its_lan_address_and_host_names(tmp_path, monkeypatch):
     from web import serve_cli
+
     monkeypatch.setattr(serve_cli, "lan_address", lambda: "192.168.1.20")
-    args = argparse.Namespace(db=str(tmp_path / "x.sqlite"), port=5001, host="0.0.0.0", camera=None, pin=None,
-                              model=None, allow_host=["Gin.local"])
+    args = argparse.Namespace(
+        db=str(tmp_path / "x.sqlite"),
+        port=5001,
+        host="0.0.0.0",
+        camera=None,
+        pin=None,
+        model=None,
+        allow_host=["Gin.local"],
+    )
     assert set(serve_cli.serve_config(args)["ALLOWED_HOSTS"]) == {"192.168.1.20", "gin.local"}
     named = argparse.Namespace(**{**vars(args), "host": "table.lan", "allow_host": []})
     assert serve_cli.serve_config(named)["ALLOWED_HOSTS"] == ("table.lan",)
@@ -71,8 +104,10 @@ def test_serve_allows_its_lan_address_and_host_names(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- the webcam source
 
-@pytest.mark.parametrize("source", ["http://127.0.0.1:9/x.mjpg", "/etc/hosts", "rtsp://cam/", "../x.avi", "٣", "64",
-                                    "0 ", "-1"])
+
+@pytest.mark.parametrize(
+    "source", ["http://127.0.0.1:9/x.mjpg", "/etc/hosts", "rtsp://cam/", "../x.avi", "٣", "64", "0 ", "-1"]
+)
 def test_settings_take_only_a_device_number(tmp_path, source):
     app = make_app(tmp_path)
     client = app.test_client()
@@ -95,16 +130,20 @@ def test_a_url_left_in_old_settings_is_not_opened(app, client):
     client.post("/settings", data={"camera_source": "2"})
     with app.test_request_context():
         from web.games import current_camera_source
+
         assert current_camera_source() == "2"
 
 
 # ---------------------------------------------------------------- headers, cookies, CSRF expiry
 
+
 def test_security_headers_on_pages_api_and_errors(client):
     for path in ("/", "/api/games", "/no/such/page", "/static/app.js"):
         headers = client.get(path).headers
-        assert "default-src 'self'" in headers["Content-Security-Policy"] and "frame-ancestors 'none'" in \
-            headers["Content-Security-Policy"], path
+        assert (
+            "default-src 'self'" in headers["Content-Security-Policy"]
+            and "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        ), path
         assert headers["X-Frame-Options"] == "DENY" and headers["X-Content-Type-Options"] == "nosniff", path
 
 
@@ -119,6 +158,7 @@ def test_csrf_tokens_expire(tmp_path, monkeypatch):
     client = app.test_client()
     token = re.search(rb'name="csrf_token" value="([^"]+)"', client.get("/games/new").data).group(1).decode()
     import itsdangerous.timed
+
     real_time = itsdangerous.timed.time.time
     monkeypatch.setattr(itsdangerous.timed.time, "time", lambda: real_time() + 13 * 3600)
     expired = client.post("/games/new", data={"player0": "A", "player1": "B", "csrf_token": token})
@@ -128,6 +168,7 @@ def test_csrf_tokens_expire(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------- bad input: a 4xx with a sentence, never Python
+
 
 @pytest.fixture
 def game(client):
@@ -164,10 +205,16 @@ def bad_requests(game: int):
         ("post", "/api/games", {"json": {"players": ["A", "B"], "rules": {"gin_bonnus": 30}}, "headers": API}),
         ("post", "/api/games", {"json": {"players": ["A", "B"], "target": "٣٠٠"}, "headers": API}),
         ("post", "/api/games", {"data": b"{not json", "content_type": "application/json", "headers": API}),
-        ("post", f"/api/games/{game}/hands", {"json": {"knocker": 0, "cards": [[], []], "photo_id": "abc"},
-                                               "headers": API}),
-        ("post", f"/api/games/{game}/hands", {"json": {"knocker": 0, "cards": [[], []], "photo_id": 9 ** 40},
-                                               "headers": API}),
+        (
+            "post",
+            f"/api/games/{game}/hands",
+            {"json": {"knocker": 0, "cards": [[], []], "photo_id": "abc"}, "headers": API},
+        ),
+        (
+            "post",
+            f"/api/games/{game}/hands",
+            {"json": {"knocker": 0, "cards": [[], []], "photo_id": 9**40}, "headers": API},
+        ),
         ("post", f"/api/games/{game}/hands", {"json": {"void": True, "replace": True}, "headers": API}),
         ("post", f"/api/games/{game}/hands", {"json": {"knocker": 0, "deadwood": ["٣", 20]}, "headers": API}),
         ("post", f"/api/games/{game}/hands", {"json": {"void": True, "save_token": 7}, "headers": API}),
@@ -178,7 +225,7 @@ def bad_requests(game: int):
 
 def test_every_bad_input_gets_a_sentence_and_changes_nothing(app, client, game):
     before = db_dump(app)
-    app.testing = False                      # a crash would be a 500 page here, not an exception
+    app.testing = False  # a crash would be a 500 page here, not an exception
     for method, path, arguments in bad_requests(game):
         answer = getattr(client, method)(path, **arguments)
         text = answer.get_data(as_text=True)

@@ -1,5 +1,6 @@
 """Issue 13 through the Flask test client: undo and Restore, CSV deadwood, the margin, conflicts
 flagged, the split warning, the webcam's steady spreads, one lay-off sentence, redirects."""
+
 from __future__ import annotations
 
 import csv
@@ -37,8 +38,15 @@ def test_restore_refuses_when_a_hand_was_added_meanwhile(client):
 def test_csv_has_deadwood_for_counts_and_cards(client):
     game_id = new_game(client)
     add_counts(client, game_id, 0, 4, 30)
-    client.post(f"/games/{game_id}/review", data={"knocker": "0", "cards0": "5s 6s 7s Ks Kc Kd 9c Tc Jc Jd",
-                                                  "cards1": "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h", "action": "confirm"})
+    client.post(
+        f"/games/{game_id}/review",
+        data={
+            "knocker": "0",
+            "cards0": "5s 6s 7s Ks Kc Kd 9c Tc Jc Jd",
+            "cards1": "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h",
+            "action": "confirm",
+        },
+    )
     rows = list(csv.reader(io.StringIO(client.get(f"/games/{game_id}/export.csv").data.decode())))
     assert rows[0][9:12] == ["Ann deadwood", "Bob deadwood", "entered as"]
     assert rows[1][9:12] == ["4", "30", "counts"] and rows[2][9:12] == ["10", "9", "cards"]
@@ -70,18 +78,32 @@ def test_review_flags_conflicts_and_warns_about_the_split(app, client):
 
 def test_lay_offs_are_explained_once(client):
     game_id = new_game(client)
-    client.post(f"/games/{game_id}/review", data={"knocker": "0", "cards0": "5s 6s 7s Ks Kc Kd 9c Tc Jc Jd",
-                                                  "cards1": "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h", "action": "confirm"})
+    client.post(
+        f"/games/{game_id}/review",
+        data={
+            "knocker": "0",
+            "cards0": "5s 6s 7s Ks Kc Kd 9c Tc Jc Jd",
+            "cards1": "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h",
+            "action": "confirm",
+        },
+    )
     page = client.get(f"/games/{game_id}").data.decode()
     assert page.count("lays off") == 1 and "Bob lays off 8s 9s on 5s 6s 7s; 8c 7c on 9c Tc Jc." in page
 
 
 def test_upload_errors_redirect_and_the_xhr_upload_gets_json(client):
     game_id = new_game(client)
-    response = client.post(f"/games/{game_id}/photo", data={"photo": (io.BytesIO(b"%PDF"), "x.pdf")},
-                           content_type="multipart/form-data", headers={"X-Upload-Progress": "1"})
-    assert response.status_code == 200 and response.json["error"] and response.json["location"].startswith(
-        f"/games/{game_id}")
+    response = client.post(
+        f"/games/{game_id}/photo",
+        data={"photo": (io.BytesIO(b"%PDF"), "x.pdf")},
+        content_type="multipart/form-data",
+        headers={"X-Upload-Progress": "1"},
+    )
+    assert (
+        response.status_code == 200
+        and response.json["error"]
+        and response.json["location"].startswith(f"/games/{game_id}")
+    )
     assert b"not an image" in client.get(f"/games/{game_id}").data
 
 
@@ -95,17 +117,18 @@ def test_webcam_offers_the_capture_once_both_spreads_stay_the_same():
     assert feed.state(0.0)["steady"] is False
     feed.note_reading(reading((["As", "2s"], ["Kh"])), 10.0)
     feed.note_reading(reading((["2s", "As"], ["Kh"])), 10.5)
-    assert feed.state(10.6)["steady"] is False                 # only half a second
+    assert feed.state(10.6)["steady"] is False  # only half a second
     feed.note_reading(reading((["As", "2s"], ["Kh"])), 11.1)
     state = feed.state(11.1)
     assert state["steady"] is True and state["hands"] == [["As", "2s"], ["Kh"]]
-    feed.note_reading(reading((["As", "3s"], ["Kh"])), 11.5)   # a card changed: wait again
+    feed.note_reading(reading((["As", "3s"], ["Kh"])), 11.5)  # a card changed: wait again
     assert feed.state(11.6)["steady"] is False
 
 
 def test_camera_reading_json(app, client):
     app.config["CAMERA_SOURCE"] = "7"
     from web.camera import feed_for
+
     with app.app_context():
         feed = feed_for("7")
     feed.note_reading(reading((["As"], ["Kh"])), 0.0)

@@ -3,13 +3,13 @@
 Run with ``-s`` to see the figures (docs/web.md records them):
 ``.venv/bin/python -m pytest -q -s tests/web/test_web_load.py``
 """
+
 from __future__ import annotations
 
 import concurrent.futures
 import io
 import json
 import sqlite3
-import statistics
 import threading
 import time
 import urllib.request
@@ -29,6 +29,7 @@ def a_table_photo(width: int = 4000, height: int = 3000) -> bytes:
     """A phone-sized JPEG with some texture (a flat colour would compress to nothing)."""
     import numpy as np
     from PIL import Image
+
     rng = np.random.default_rng(7)
     small = rng.integers(0, 255, (height // 16, width // 16, 3), dtype=np.uint8)
     image = Image.fromarray(small).resize((width, height), Image.Resampling.BILINEAR)
@@ -58,11 +59,13 @@ def replayed_totals(sheet: dict) -> list[int]:
 
 
 def test_twenty_uploads_and_fifty_writes_at_once(app, monkeypatch, record_property):
-    def quick_reading(data: bytes, model_dir=None) -> PhotoReading:   # the model's speed is vision's business
+    def quick_reading(data: bytes, model_dir=None) -> PhotoReading:  # the model's speed is vision's business
         from PIL import Image
+
         size = Image.open(io.BytesIO(data)).size
         cards = tuple(CardReading(code, 0.9, ((5.0, 5.0, 20.0, 30.0),)) for code in ANN_GIN.split())
         return PhotoReading(size, cards, (tuple(ANN_GIN.split()), ()))
+
     monkeypatch.setattr(recognition, "recognise_photo", quick_reading)
     photo = a_table_photo()
     body, content_type = multipart("photo", "table.jpg", photo)
@@ -70,21 +73,34 @@ def test_twenty_uploads_and_fifty_writes_at_once(app, monkeypatch, record_proper
     with ThreadServer(app, threads=8) as server, concurrent.futures.ThreadPoolExecutor(60) as pool:
         status, _, created = server.request("POST", "/api/games", {"players": ["Ann", "Bob"], "target": 10000}, API)
         game_id = json.loads(created)["id"]
-        uploads = list(pool.map(lambda _: timed(lambda: server.request(
-            "POST", f"/api/games/{game_id}/photo", body, {**API, "Content-Type": content_type})), range(20)))
+        uploads = list(
+            pool.map(
+                lambda _: timed(
+                    lambda: server.request(
+                        "POST", f"/api/games/{game_id}/photo", body, {**API, "Content-Type": content_type}
+                    )
+                ),
+                range(20),
+            )
+        )
         upload_wall = time.monotonic() - started
         photo_ids = [json.loads(answer[2])["photo_id"] for answer, _ in uploads if answer[0] == 201]
 
         def write(number: int):
-            if number < 40:        # 20 photos, each confirmed twice at once (a double tap) with one token
+            if number < 40:  # 20 photos, each confirmed twice at once (a double tap) with one token
                 photo_id = photo_ids[number % 20]
-                hand = {"knocker": 0, "cards": [ANN_GIN.split(), BOB_LOSES.split()], "photo_id": photo_id,
-                        "save_token": f"photo-{photo_id}-token-0000"}
+                hand = {
+                    "knocker": 0,
+                    "cards": [ANN_GIN.split(), BOB_LOSES.split()],
+                    "photo_id": photo_id,
+                    "save_token": f"photo-{photo_id}-token-0000",
+                }
             elif number % 2:
                 hand = {"knocker": 0, "deadwood": [1, 2]}
             else:
                 hand = {"void": True}
             return timed(lambda: server.request("POST", f"/api/games/{game_id}/hands", hand, API))
+
         writes_started = time.monotonic()
         writes = list(pool.map(write, range(90)))
         writes_wall = time.monotonic() - writes_started
@@ -97,17 +113,17 @@ def test_twenty_uploads_and_fifty_writes_at_once(app, monkeypatch, record_proper
     other_writes = write_statuses[40:]
     figures = {
         "uploads": f"20 concurrent uploads of a {len(photo) // 1000} kB 4000x3000 JPEG: {upload_statuses.count(201)} "
-                   f"stored, {percentiles([t for _, t in uploads])}, wall {upload_wall:.1f} s",
+        f"stored, {percentiles([t for _, t in uploads])}, wall {upload_wall:.1f} s",
         "writes": f"40 photo confirms (20 photos x 2 taps) + 50 hand writes at once: "
-                  f"{photo_hands.count(201)} photo hands, {other_writes.count(201)} writes stored, "
-                  f"{percentiles([t for _, t in writes])}, wall {writes_wall:.1f} s",
+        f"{photo_hands.count(201)} photo hands, {other_writes.count(201)} writes stored, "
+        f"{percentiles([t for _, t in writes])}, wall {writes_wall:.1f} s",
         "sheet": f"{len(sheet['hands'])} hands, totals {sheet['totals']}, whole test {total_wall:.1f} s",
     }
     for name, text in figures.items():
         record_property(name, text)
         print(f"\n{name}: {text}", end="")
     assert upload_statuses == [201] * 20
-    assert sorted(photo_hands) == [201] * 20 + [409] * 20                  # one hand per photo
+    assert sorted(photo_hands) == [201] * 20 + [409] * 20  # one hand per photo
     assert other_writes == [201] * 50
     assert len(sheet["hands"]) == 70 and [h["position"] for h in sheet["hands"]] == list(range(1, 71))
     assert sheet["totals"] == replayed_totals(sheet) == [20 * 80 + 25 * 1, 0]
@@ -130,15 +146,16 @@ def test_kill_9_in_the_middle_of_writes_loses_nothing_acknowledged(tmp_path, rec
                 try:
                     answer = api(server, "POST", f"/api/games/{game_id}/hands", {"knocker": 0, "deadwood": [1, 2]})
                 except OSError:
-                    return                                          # the server is gone
+                    return  # the server is gone
                 with lock:
                     acknowledged.append(answer["hand"]["points"])
+
         writers = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
         for thread in writers:
             thread.start()
         while len(acknowledged) < 40:
             time.sleep(0.01)
-        server.kill()                                               # SIGKILL while 4 writers are mid-request
+        server.kill()  # SIGKILL while 4 writers are mid-request
         stop.set()
         for thread in writers:
             thread.join(timeout=30)
@@ -158,13 +175,17 @@ def test_kill_9_in_the_middle_of_writes_loses_nothing_acknowledged(tmp_path, rec
     text = f"{killed_after} writes acknowledged before kill -9, {stored} hands after restart, integrity ok"
     record_property("kill_9", text)
     print(f"\nkill -9: {text}")
-    assert killed_after <= stored <= killed_after + 4                   # at most the 4 in flight landed
+    assert killed_after <= stored <= killed_after + 4  # at most the 4 in flight landed
     assert [h["position"] for h in sheet["hands"]] == list(range(1, stored + 1))
     assert sheet["totals"] == [stored, 0] == replayed_totals(sheet)
 
 
 def api(server: Server, method: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(server.url + path, method=method, headers={**API, "Content-Type": "application/json"},
-                                     data=json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(
+        server.url + path,
+        method=method,
+        headers={**API, "Content-Type": "application/json"},
+        data=json.dumps(body).encode() if body is not None else None,
+    )
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.load(answer)

@@ -7,6 +7,7 @@ hands, the undo notice with Restore, the void confirmation, the sheet's hand det
 aligned totals and a chart legend clear of the target line. With GINSCORE_SCREENSHOTS set, the
 review page and the sheet are saved at both sizes (docs/make_screenshots.py does that for docs/).
 """
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,11 @@ from conftest import ANN_GIN, BOB_LOSES, insert_pending_photo, real_val_showdown
 from servers import Server
 
 CHROMIUM = "/usr/bin/chromium"
-pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed"),
+]
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 SCREENSHOTS = Path(os.environ["GINSCORE_SCREENSHOTS"]) if os.environ.get("GINSCORE_SCREENSHOTS") else None
 
@@ -115,11 +119,11 @@ def test_no_page_scrolls_sideways_and_targets_are_thumb_sized(server, page, size
         assert sideways(page) <= 0
         review_page(page, server, game_url)
         assert sideways(page) <= 0, f"review scrolls sideways at {width} px"
-        page.click("#zoom")                                       # zoomed, the photo scrolls in its frame
+        page.click("#zoom")  # zoomed, the photo scrolls in its frame
         assert page.locator("#zoom-wrap.zoomed").count() == 1 and sideways(page) <= 0
     if size == "phone":
         page.goto(game_url)
-        button = page.locator("#photo-button").bounding_box()     # the photo control stays inside its card
+        button = page.locator("#photo-button").bounding_box()  # the photo control stays inside its card
         card = page.locator("#add-hand").bounding_box()
         assert button["x"] >= card["x"] and button["x"] + button["width"] <= card["x"] + card["width"] + 0.5
         assert button["height"] >= 44
@@ -165,7 +169,7 @@ def test_review_flags_unsure_cards_and_links_boxes_and_chips(server, page, size)
     if size == "phone":
         page.locator("#card-editor").scroll_into_view_if_needed()
         shot(page, "review-phone-editor", full_page=False)
-    page.click("#editor-ok")                                          # "It's right": one card fewer to check
+    page.click("#editor-ok")  # "It's right": one card fewer to check
     assert page.text_content("#to-check-count") == "1 card to check"
     other = reading.hands[1][0]
     page.click(f'.chip[data-card="{other}"] .face')
@@ -238,11 +242,11 @@ def test_sheet_explains_itself(server, page, size):
     add_counts(page, game_url, 1, 40, 0, gin=True)
     page.goto(game_url)
     assert not page.is_visible("#detail-1")
-    page.click('#hand-1 .row-toggle')
+    page.click("#hand-1 .row-toggle")
     detail = page.text_content("#detail-1")
     assert page.is_visible("#detail-1") and "Kim: 5s 6s 7s" in detail and "deadwood" in detail
     assert detail.count("lays off") == 1 and "Lou lays off 8s 9s on 5s 6s 7s" in detail
-    page.click('#hand-2 .row-toggle')
+    page.click("#hand-2 .row-toggle")
     assert "Entered as deadwood counts" in page.text_content("#detail-2")
     # Total and Boxes numbers line up with their player's column.
     for cell in ("#total0", "#total1", "#boxes0", "#boxes1"):
@@ -251,8 +255,10 @@ def test_sheet_explains_itself(server, page, size):
         box = page.locator(cell).bounding_box()
         assert abs((head["x"] + head["width"]) - (box["x"] + box["width"])) < 1.5, cell
     # The chart's legend sits above the target line.
-    legend_bottom = page.eval_on_selector_all("svg.chart text.legend", "ts => Math.max(...ts.map(t => t.getBoundingClientRect().bottom))")
-    line_top = page.eval_on_selector('svg.chart line[stroke-dasharray]', "l => l.getBoundingClientRect().top")
+    legend_bottom = page.eval_on_selector_all(
+        "svg.chart text.legend", "ts => Math.max(...ts.map(t => t.getBoundingClientRect().bottom))"
+    )
+    line_top = page.eval_on_selector("svg.chart line[stroke-dasharray]", "l => l.getBoundingClientRect().top")
     assert legend_bottom < line_top
     assert sideways(page) <= 0
     shot(page, f"sheet-{size}")

@@ -4,6 +4,7 @@ The loopback measurement drives the real server (waitress, as `ginscore serve` r
 guessers from 20 loopback addresses that obey Retry-After exactly; a clock the test moves stands
 in for the days it describes.
 """
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -23,8 +24,15 @@ ALL_PINS = 10_000
 
 @pytest.fixture
 def pin_app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "pin.sqlite"), "TESTING": True, "WTF_CSRF_ENABLED": False,
-                       "SECRET_KEY": "test", "PIN": PIN})
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "pin.sqlite"),
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+            "SECRET_KEY": "test",
+            "PIN": PIN,
+        }
+    )
 
 
 def test_waits_double_per_client_and_the_table_has_a_budget():
@@ -32,7 +40,7 @@ def test_waits_double_per_client_and_the_table_has_a_budget():
     throttle = PinThrottle(clock=lambda: clock[0])
     assert throttle.check("a").allowed
     throttle.failed("a")
-    assert not throttle.check("a").allowed and throttle.check("b").allowed      # only a waits
+    assert not throttle.check("a").allowed and throttle.check("b").allowed  # only a waits
     waits = []
     for _ in range(5):
         verdict = throttle.check("a")
@@ -41,9 +49,9 @@ def test_waits_double_per_client_and_the_table_has_a_budget():
         assert throttle.check("a").allowed
         throttle.failed("a")
     assert waits == [1, 2, 4, 8, 16]
-    throttle.succeeded("a")                                                     # the right PIN starts afresh
+    throttle.succeeded("a")  # the right PIN starts afresh
     assert throttle.check("a").allowed
-    for name in "cdef":                                                         # 10 wrong PINs in all
+    for name in "cdef":  # 10 wrong PINs in all
         throttle.failed(name)
     whole = throttle.check("z")
     assert not whole.allowed and whole.whole_table and "everyone" in whole.message()
@@ -71,7 +79,7 @@ def test_the_form_explains_the_lockout(pin_app):
     assert first.status_code == 403 and b"wrong" in first.data and b"1 second" in first.data
     locked = client.post("/pin", data={"pin": PIN})
     assert locked.status_code == 429 and b"locked on this device" in locked.data
-    for n in range(TABLE_BURST - 1):                                # more devices: the table's budget runs out
+    for n in range(TABLE_BURST - 1):  # more devices: the table's budget runs out
         wrong = client.post("/pin", data={"pin": "2222"}, environ_base={"REMOTE_ADDR": f"192.168.1.{n + 2}"})
         assert wrong.status_code == 403
     other_device = {"REMOTE_ADDR": "192.168.1.99"}
@@ -90,12 +98,10 @@ def test_every_four_digit_pin_would_take_days_over_loopback(pin_app, record_prop
     body = {"players": ["Ann", "Bob"]}
 
     def guess(source: str, pin: str):
-        status, headers, _ = server.request("POST", "/api/games", body,
-                                            {**API, "X-Table-Pin": pin}, source=source)
+        status, headers, _ = server.request("POST", "/api/games", body, {**API, "X-Table-Pin": pin}, source=source)
         return status, int(headers.get("retry-after", 0))
 
-    with ThreadServer(pin_app, threads=8) as server, \
-            concurrent.futures.ThreadPoolExecutor(len(guessers)) as pool:
+    with ThreadServer(pin_app, threads=8) as server, concurrent.futures.ThreadPoolExecutor(len(guessers)) as pool:
         # 1. Real time: every guesser as fast as it can for 2 s.
         started, tried, refused = time.monotonic(), 0, 0
         next_pin = iter(range(ALL_PINS))
@@ -107,14 +113,14 @@ def test_every_four_digit_pin_would_take_days_over_loopback(pin_app, record_prop
         assert tried <= TABLE_BURST and refused > 0
 
         # 2. Simulated days: each guesser waits exactly as long as Retry-After says, then guesses again.
-        clock = fake_pin_clock(pin_app)                                         # a full budget again
+        clock = fake_pin_clock(pin_app)  # a full budget again
         simulated_start, sim_tried, requests = clock(), 0, 0
         ready_at = {source: clock() for source in guessers}
         while sim_tried < 60:
             due = [source for source in guessers if ready_at[source] <= clock()]
             results = list(pool.map(lambda s: guess(s, f"{next(next_pin):04d}"), due))
             requests += len(due)
-            for source, (status, retry_after) in zip(due, results):
+            for source, (status, retry_after) in zip(due, results, strict=True):
                 assert status in (403, 429)
                 sim_tried += status == 403
                 ready_at[source] = clock() + (retry_after if status == 429 else 0)
@@ -125,7 +131,9 @@ def test_every_four_digit_pin_would_take_days_over_loopback(pin_app, record_prop
     record_property("real_time", f"{tried} PINs tried in {real_seconds:.1f} s by 20 guessers ({refused} refused)")
     record_property("simulated", f"{sim_tried} PINs tried in {simulated / 3600:.1f} h simulated, {requests} requests")
     record_property("days_for_all_pins", round(days_for_all, 1))
-    print(f"\nreal time: {tried} PINs tried in {real_seconds:.1f} s by 20 guessers ({refused} refused); "
-          f"simulated: {sim_tried} PINs in {simulated / 3600:.1f} h ({requests} requests); "
-          f"all 10,000 PINs: {days_for_all:.1f} days")
+    print(
+        f"\nreal time: {tried} PINs tried in {real_seconds:.1f} s by 20 guessers ({refused} refused); "
+        f"simulated: {sim_tried} PINs in {simulated / 3600:.1f} h ({requests} requests); "
+        f"all 10,000 PINs: {days_for_all:.1f} days"
+    )
     assert days_for_all >= 7

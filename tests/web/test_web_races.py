@@ -1,4 +1,5 @@
 """Saving twice stores once; a save that lost a race answers 404 or 409, never 500."""
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -29,7 +30,8 @@ def pending_photo(app, game_id: int) -> int:
         cursor = connection.execute(
             "INSERT INTO photo (game_id, image, media_type, width, height, reading_json, source) "
             "VALUES (?, x'ffd8ffd9', 'image/jpeg', 800, 600, ?, 'upload')",
-            (game_id, '{"image_size": [800, 600], "cards": [], "hands": [[], []]}'))
+            (game_id, '{"image_size": [800, 600], "cards": [], "hands": [[], []]}'),
+        )
         connection.commit()
         return cursor.lastrowid
     finally:
@@ -87,11 +89,14 @@ def test_a_photo_confirmed_twice_without_a_token_is_one_hand(app, client):
 def test_simultaneous_confirms_of_one_photo_store_one_hand(app, client, with_token):
     game_id = new_game(client)
     photo_id = pending_photo(app, game_id)
-    form = "&".join(f"{k}={v.replace(' ', '+')}" for k, v in confirm_form(photo_id, TOKEN if with_token else None).items())
+    form = "&".join(
+        f"{k}={v.replace(' ', '+')}" for k, v in confirm_form(photo_id, TOKEN if with_token else None).items()
+    )
     headers = {"Content-Type": "application/x-www-form-urlencoded"}
     with ThreadServer(app, threads=10) as server, concurrent.futures.ThreadPoolExecutor(10) as pool:
-        statuses = list(pool.map(lambda _: server.request("POST", f"/games/{game_id}/review", form.encode(),
-                                                          headers)[0], range(10)))
+        statuses = list(
+            pool.map(lambda _: server.request("POST", f"/games/{game_id}/review", form.encode(), headers)[0], range(10))
+        )
     assert hand_count(app, game_id) == 1
     assert statuses.count(302) == 1 and set(statuses) <= {302, 303, 404, 409}, statuses
 
@@ -103,12 +108,15 @@ def undo_meanwhile(app, monkeypatch, game_id: int) -> None:
     def then_undo(wanted: int):
         hands = real_get_hands(wanted)
         connection = sqlite3.connect(app.config["DATABASE"])
-        connection.execute("DELETE FROM hand WHERE game_id = ? AND position = "
-                           "(SELECT MAX(position) FROM hand WHERE game_id = ?)", (game_id, game_id))
+        connection.execute(
+            "DELETE FROM hand WHERE game_id = ? AND position = (SELECT MAX(position) FROM hand WHERE game_id = ?)",
+            (game_id, game_id),
+        )
         connection.commit()
         connection.close()
         monkeypatch.setattr(store, "get_hands", real_get_hands)
         return hands
+
     monkeypatch.setattr(store, "get_hands", then_undo)
 
 
@@ -126,8 +134,11 @@ def test_editing_a_hand_that_was_undone_meanwhile_is_409(app, client, monkeypatc
     assert api.status_code == 409 and "no longer on the sheet" in api.json["error"]
     add_counts(client, game_id, 0, 4, 30)
     undo_meanwhile(app, monkeypatch, game_id)
-    counts = client.post(f"/games/{game_id}/hands/counts", data={"knocker": "0", "deadwood0": "4", "deadwood1": "30",
-                                                                 "replace": "3"}, follow_redirects=True)
+    counts = client.post(
+        f"/games/{game_id}/hands/counts",
+        data={"knocker": "0", "deadwood0": "4", "deadwood1": "30", "replace": "3"},
+        follow_redirects=True,
+    )
     assert counts.status_code == 200 and b"no longer on the sheet" in counts.data
     assert hand_count(app, game_id) == 2
 
@@ -150,10 +161,24 @@ def test_simultaneous_edits_and_undos_never_500(app, client):
             while hand_count(app, game_id) < 4:
                 add_counts(client, game_id, 0, 4, 30)
             jobs = [pool.submit(server.request, "POST", f"/api/games/{game_id}/undo", None, API)]
-            jobs += [pool.submit(server.request, "POST", f"/api/games/{game_id}/hands",
-                                 {"knocker": 1, "deadwood": [30, 2], "replace": 4}, API) for _ in range(3)]
-            jobs += [pool.submit(server.request, "POST", f"/games/{game_id}/hands/counts",
-                                 "&".join(f"{k}={v}" for k, v in {**edit, "replace": "4"}.items()).encode(),
-                                 {"Content-Type": "application/x-www-form-urlencoded"})]
+            jobs += [
+                pool.submit(
+                    server.request,
+                    "POST",
+                    f"/api/games/{game_id}/hands",
+                    {"knocker": 1, "deadwood": [30, 2], "replace": 4},
+                    API,
+                )
+                for _ in range(3)
+            ]
+            jobs += [
+                pool.submit(
+                    server.request,
+                    "POST",
+                    f"/games/{game_id}/hands/counts",
+                    "&".join(f"{k}={v}" for k, v in {**edit, "replace": "4"}.items()).encode(),
+                    {"Content-Type": "application/x-www-form-urlencoded"},
+                )
+            ]
             statuses += [job.result()[0] for job in jobs]
     assert 500 not in statuses and set(statuses) <= {200, 201, 302, 303, 404, 409}, statuses

@@ -1,4 +1,5 @@
 """The review page for a photo: boxes and labels, low-confidence cards, corrections kept (or not)."""
+
 from __future__ import annotations
 
 import io
@@ -15,22 +16,25 @@ def pending_photo(app, game_id: int, low_card: str = "9c") -> int:
     """Store a real-val crop with a reading as the recogniser would give it (one card unsure, one missed)."""
     image, _ = real_val_crop()
     from PIL import Image
+
     width, height = Image.open(io.BytesIO(image)).size
-    codes = ANN_GIN.split() + BOB_LOSES.split()[:-1]                 # 4d was missed
-    cards = tuple(CardReading(code, 0.3 if code == low_card else 0.9, ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),))
-                  for i, code in enumerate(codes))
-    reading = PhotoReading((width, height), cards, (tuple(ANN_GIN.split()), tuple(BOB_LOSES.split()[:-1])),
-                           "horizontal", 0.8)
+    codes = ANN_GIN.split() + BOB_LOSES.split()[:-1]  # 4d was missed
+    cards = tuple(
+        CardReading(code, 0.3 if code == low_card else 0.9, ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),))
+        for i, code in enumerate(codes)
+    )
+    reading = PhotoReading(
+        (width, height), cards, (tuple(ANN_GIN.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8
+    )
     with app.app_context(), transaction() as connection:
-        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height,
-                                  reading.to_json(), "upload")
+        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading.to_json(), "upload")
 
 
 def test_review_page_boxes_every_card_and_flags_unsure_ones(app, client):
     game_id = new_game(client)
     photo_id = pending_photo(app, game_id)
     page = client.get(f"/games/{game_id}/review/{photo_id}").data.decode()
-    assert page.count('<g class="box') == 19 and page.count(' flagged"') == 1    # one box a card
+    assert page.count('<g class="box') == 19 and page.count(' flagged"') == 1  # one box a card
     assert "1 card to check" in page and "30% sure" in page and 'id="to-check"' in page
     assert "19 cards read" in page and "corners" not in page.split("cards read")[1][:20]
     assert f'value="{ANN_GIN}"' in page
@@ -41,25 +45,37 @@ def test_review_page_boxes_every_card_and_flags_unsure_ones(app, client):
 def test_confirmed_photo_keeps_the_corrected_cards(app, client):
     game_id = new_game(client)
     photo_id = pending_photo(app, game_id)
-    missing = client.post(f"/games/{game_id}/review", data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN,
-                                                            "cards1": " ".join(BOB_LOSES.split()[:-1]),
-                                                            "action": "confirm"})
+    missing = client.post(
+        f"/games/{game_id}/review",
+        data={
+            "photo_id": photo_id,
+            "knocker": "0",
+            "cards0": ANN_GIN,
+            "cards1": " ".join(BOB_LOSES.split()[:-1]),
+            "action": "confirm",
+        },
+    )
     assert missing.status_code == 400 and b"Bob has 9 cards" in missing.data and b"<svg" in missing.data
-    client.post(f"/games/{game_id}/review", data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN,
-                                                  "cards1": BOB_LOSES, "action": "confirm"})
+    client.post(
+        f"/games/{game_id}/review",
+        data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES, "action": "confirm"},
+    )
     connection = sqlite3.connect(app.config["DATABASE"])
     hand_id, corrected1, image = connection.execute(
-        "SELECT hand_id, corrected1, length(image) FROM photo WHERE id = ?", (photo_id,)).fetchone()
+        "SELECT hand_id, corrected1, length(image) FROM photo WHERE id = ?", (photo_id,)
+    ).fetchone()
     assert hand_id is not None and corrected1 == BOB_LOSES and image > 1000
-    assert client.get(f"/games/{game_id}/review/{photo_id}").status_code == 404   # used up
+    assert client.get(f"/games/{game_id}/review/{photo_id}").status_code == 404  # used up
 
 
 def test_photos_are_dropped_when_keeping_is_off(app, client):
-    client.post("/settings", data={"camera_source": ""})                         # keep_photos unchecked
+    client.post("/settings", data={"camera_source": ""})  # keep_photos unchecked
     game_id = new_game(client)
     photo_id = pending_photo(app, game_id)
-    client.post(f"/games/{game_id}/review", data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN,
-                                                  "cards1": BOB_LOSES, "action": "confirm"})
+    client.post(
+        f"/games/{game_id}/review",
+        data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES, "action": "confirm"},
+    )
     connection = sqlite3.connect(app.config["DATABASE"])
     assert connection.execute("SELECT COUNT(*) FROM photo").fetchone()[0] == 0
     assert connection.execute("SELECT COUNT(*) FROM hand").fetchone()[0] == 1
@@ -70,9 +86,10 @@ def test_a_photo_of_another_game_cannot_be_used(app, client):
     photo_id = pending_photo(app, first)
     assert client.get(f"/games/{second}/review/{photo_id}").status_code == 404
     before = db_dump(app)
-    response = client.post(f"/games/{second}/review", data={"photo_id": photo_id, "knocker": "0",
-                                                            "cards0": ANN_GIN, "cards1": BOB_LOSES,
-                                                            "action": "confirm"})
+    response = client.post(
+        f"/games/{second}/review",
+        data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES, "action": "confirm"},
+    )
     assert response.status_code == 404 and db_dump(app) == before
 
 

@@ -1,4 +1,5 @@
 """The score sheet through the Flask test client: games, hands, undo, edit, delete, CSV, rematch."""
+
 from __future__ import annotations
 
 import csv
@@ -13,7 +14,7 @@ def test_index_lists_games_in_progress_and_finished(client):
     assert b"No game in progress" in client.get("/").data
     first = new_game(client)
     second = new_game(client, "Cat", "Dan", target="20")
-    add_counts(client, second, 0, 0, 30, gin=True)   # 55 points: over 20
+    add_counts(client, second, 0, 0, 30, gin=True)  # 55 points: over 20
     page = client.get("/").data.decode()
     in_progress, finished = page.split("<h2>Finished</h2>")
     assert f"/games/{first}" in in_progress and f"/games/{second}" in finished
@@ -21,6 +22,7 @@ def test_index_lists_games_in_progress_and_finished(client):
 
 def test_new_game_form_shows_every_rule_option(client):
     from engine import Rules
+
     page = client.get("/games/new").data.decode()
     for option in Rules.options():
         if option["name"] != "target":
@@ -31,17 +33,20 @@ def test_new_game_stores_preset_and_changed_options(client, app):
     game_id = new_game(client, preset="pagat", rule_gin_bonus="30", target="150")
     with app.app_context():
         from web import store
+
         rules = store.get_game(game_id).rules
     assert rules.gin_bonus == 30 and rules.undercut_bonus == 10 and rules.target == 150
 
 
 def test_new_game_refuses_bad_input_with_a_message(client, app):
     before = db_dump(app)
-    for data, message in (({"player0": "", "player1": "Bob"}, b"Player 1 needs a name"),
-                          ({"player0": "Ann", "player1": "ann"}, b"different names"),
-                          ({"player0": "Ann", "player1": "Bob", "target": "ten"}, b"not a whole number"),
-                          ({"player0": "Ann", "player1": "Bob", "rule_gin_bonus": "-5"}, b"gin_bonus"),
-                          ({"player0": "A" * 41, "player1": "Bob"}, b"longer than 40")):
+    for data, message in (
+        ({"player0": "", "player1": "Bob"}, b"Player 1 needs a name"),
+        ({"player0": "Ann", "player1": "ann"}, b"different names"),
+        ({"player0": "Ann", "player1": "Bob", "target": "ten"}, b"not a whole number"),
+        ({"player0": "Ann", "player1": "Bob", "rule_gin_bonus": "-5"}, b"gin_bonus"),
+        ({"player0": "A" * 41, "player1": "Bob"}, b"longer than 40"),
+    ):
         response = client.post("/games/new", data={"preset": "standard", **data})
         assert response.status_code == 400 and message in response.data
     assert db_dump(app) == before
@@ -61,7 +66,7 @@ def test_counts_hand_updates_totals_boxes_and_dealer(client):
     page = client.get(f"/games/{game_id}").data.decode()
     assert totals_on_page(page) == (26, 0)
     assert "Ann deals." in page
-    add_counts(client, game_id, 1, 5, 8)           # Bob knocks with 8, Ann has 5: undercut, 3 + 25
+    add_counts(client, game_id, 1, 5, 8)  # Bob knocks with 8, Ann has 5: undercut, 3 + 25
     assert totals_on_page(client.get(f"/games/{game_id}").data.decode()) == (54, 0)
 
 
@@ -69,10 +74,10 @@ def test_manual_cards_preview_shows_the_explanation_then_confirm_stores(client):
     game_id = new_game(client)
     form = {"knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES}
     preview = client.post(f"/games/{game_id}/review", data={**form, "action": "preview"})
-    assert preview.status_code == 303 and "/review/check?" in preview.headers["Location"]   # a GET: safe to reload
+    assert preview.status_code == 303 and "/review/check?" in preview.headers["Location"]  # a GET: safe to reload
     preview = client.get(preview.headers["Location"])
     assert preview.status_code == 200 and b"Gin" in preview.data and b"55" in preview.data
-    assert totals_on_page(client.get(f"/games/{game_id}").data.decode()) == (0, 0)   # nothing stored yet
+    assert totals_on_page(client.get(f"/games/{game_id}").data.decode()) == (0, 0)  # nothing stored yet
     client.post(f"/games/{game_id}/review", data={**form, "action": "confirm"})
     assert totals_on_page(client.get(f"/games/{game_id}").data.decode()) == (80, 0)
 
@@ -112,29 +117,33 @@ def test_edit_a_middle_hand_recomputes_the_totals(client):
     add_counts(client, game_id, 1, 10, 0, gin=True)
     edit_page = client.get(f"/games/{game_id}/hands/1/edit")
     assert edit_page.status_code == 200 and b'value="30"' in edit_page.data
-    client.post(f"/games/{game_id}/hands/counts", data={"knocker": "0", "deadwood0": "1", "deadwood1": "11",
-                                                         "replace": "1"})
+    client.post(
+        f"/games/{game_id}/hands/counts", data={"knocker": "0", "deadwood0": "1", "deadwood1": "11", "replace": "1"}
+    )
     assert totals_on_page(client.get(f"/games/{game_id}").data.decode()) == (10, 35)
     assert client.get(f"/games/{game_id}/hands/9/edit").status_code == 404
 
 
 def test_edit_a_cards_hand_goes_to_the_review_page(client):
     game_id = new_game(client)
-    client.post(f"/games/{game_id}/review", data={"knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES,
-                                                  "action": "confirm"})
+    client.post(
+        f"/games/{game_id}/review", data={"knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES, "action": "confirm"}
+    )
     page = client.get(f"/games/{game_id}/hands/1/edit").data.decode()
     assert ANN_GIN in page and 'name="replace" value="1"' in page
-    client.post(f"/games/{game_id}/review", data={"knocker": "1", "cards0": ANN_GIN, "cards1": BOB_LOSES,
-                                                  "replace": "1", "action": "confirm"})
+    client.post(
+        f"/games/{game_id}/review",
+        data={"knocker": "1", "cards0": ANN_GIN, "cards1": BOB_LOSES, "replace": "1", "action": "confirm"},
+    )
     # Bob knocked with 55 deadwood: the engine refuses, nothing changes
     assert totals_on_page(client.get(f"/games/{game_id}").data.decode()) == (80, 0)
 
 
 def test_game_over_shows_final_reckoning_and_rematch(client):
     game_id = new_game(client)
-    add_counts(client, game_id, 0, 0, 60, gin=True)     # 85
-    add_counts(client, game_id, 1, 9, 5)                 # Bob 4
-    add_counts(client, game_id, 0, 0, 10, gin=True)     # Ann 120: game over
+    add_counts(client, game_id, 0, 0, 60, gin=True)  # 85
+    add_counts(client, game_id, 1, 9, 5)  # Bob 4
+    add_counts(client, game_id, 0, 0, 10, gin=True)  # Ann 120: game over
     page = client.get(f"/games/{game_id}").data.decode()
     assert 'id="reckoning"' in page and "Ann wins" in page and "Game bonus" in page
     assert 'id="add-hand"' not in page
@@ -143,7 +152,7 @@ def test_game_over_shows_final_reckoning_and_rematch(client):
     response = client.post(f"/games/{game_id}/rematch")
     rematch_id = int(response.headers["Location"].rsplit("/", 1)[1])
     rematch = client.get(f"/games/{rematch_id}").data.decode()
-    assert totals_on_page(rematch) == (0, 0) and "Bob deals." in rematch   # the loser deals first
+    assert totals_on_page(rematch) == (0, 0) and "Bob deals." in rematch  # the loser deals first
 
 
 def test_hollywood_game_shows_three_columns(client):
@@ -159,12 +168,13 @@ def test_delete_asks_first_then_removes_the_game(client, app):
     game_id = new_game(client)
     add_counts(client, game_id, 0, 4, 30)
     assert b"Delete the game" in client.get(f"/games/{game_id}/delete").data
-    client.post(f"/games/{game_id}/delete", data={})          # no confirmation: kept
+    client.post(f"/games/{game_id}/delete", data={})  # no confirmation: kept
     assert client.get(f"/games/{game_id}").status_code == 200
     client.post(f"/games/{game_id}/delete", data={"confirm": "yes"})
     assert client.get(f"/games/{game_id}").status_code == 404
     with app.app_context():
         from web.db import get_db
+
         assert get_db().execute("SELECT COUNT(*) FROM hand").fetchone()[0] == 0
 
 
@@ -175,7 +185,7 @@ def test_csv_export_has_each_hand_and_the_reckoning(client):
     response = client.get(f"/games/{game_id}/export.csv")
     assert response.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(response.data.decode())))
-    assert rows[0][5] == "'=cmd() total"                     # no formula in a spreadsheet
+    assert rows[0][5] == "'=cmd() total"  # no formula in a spreadsheet
     assert rows[1][:7] == ["1", "'=cmd()", "knock", "'=cmd()", "26", "26", "0"]
     assert rows[2][5] == "91" and any(row and row[0] == "reckoning" for row in rows)
 
@@ -190,8 +200,9 @@ def test_chart_is_inline_svg_with_both_players(client):
 def test_everything_survives_a_restart(app, client):
     game_id = new_game(client)
     add_counts(client, game_id, 0, 4, 30)
-    restarted = create_app({"DATABASE": app.config["DATABASE"], "TESTING": True, "WTF_CSRF_ENABLED": False,
-                            "SECRET_KEY": "test"}).test_client()
+    restarted = create_app(
+        {"DATABASE": app.config["DATABASE"], "TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test"}
+    ).test_client()
     assert totals_on_page(restarted.get(f"/games/{game_id}").data.decode()) == (26, 0)
 
 
@@ -205,12 +216,15 @@ def test_settings_turn_photo_keeping_off(client, app):
     client.post("/settings", data={"camera_source": "0"})
     with app.app_context():
         from web import store
+
         assert store.get_setting("keep_photos") == "0" and store.get_setting("camera_source") == "0"
     assert b"checked" not in client.get("/settings").data.split(b"keep_photos")[1][:40]
 
 
 def test_database_has_a_schema_version(app):
     import sqlite3
+
     from web.db import MIGRATIONS
+
     connection = sqlite3.connect(app.config["DATABASE"])
     assert connection.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == len(MIGRATIONS)

@@ -1,4 +1,5 @@
 """Saved photo hands become training examples; the Training page lists them and starts a retrain."""
+
 from __future__ import annotations
 
 import io
@@ -16,21 +17,29 @@ def pending_photo(app, game_id: int) -> int:
     """A real-val crop with a reading: Ann's cards right, Bob's 4d read as 4h (runner-up 4d), his Kh missed."""
     image, _ = real_val_crop()
     from PIL import Image
+
     width, height = Image.open(io.BytesIO(image)).size
     bob = BOB_LOSES.split()
     read = ANN_GIN.split() + [c for c in bob if c not in ("4d", "Kh")] + ["4h"]
-    cards = tuple(CardReading(code, 0.3 if code == "4h" else 0.9, ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),),
-                              ("4d",) if code == "4h" else ())
-                  for i, code in enumerate(read))
+    cards = tuple(
+        CardReading(
+            code,
+            0.3 if code == "4h" else 0.9,
+            ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),),
+            ("4d",) if code == "4h" else (),
+        )
+        for i, code in enumerate(read)
+    )
     reading = PhotoReading((width, height), cards, (tuple(ANN_GIN.split()), tuple(read[10:])), "horizontal", 0.8)
     with app.app_context(), transaction() as connection:
-        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height,
-                                  reading.to_json(), "upload")
+        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading.to_json(), "upload")
 
 
 def confirm(client, game_id: int, photo_id: int):
-    return client.post(f"/games/{game_id}/review", data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN,
-                                                         "cards1": BOB_LOSES, "action": "confirm"})
+    return client.post(
+        f"/games/{game_id}/review",
+        data={"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN, "cards1": BOB_LOSES, "action": "confirm"},
+    )
 
 
 def test_a_saved_photo_hand_is_kept_as_a_training_example(app, client):
@@ -39,8 +48,8 @@ def test_a_saved_photo_hand_is_kept_as_a_training_example(app, client):
     examples = Path(app.instance_path) / "examples"
     (label,) = (examples / "labels").glob("ex_*.txt")
     notes = json.loads((examples / "notes" / f"{label.stem}.json").read_text())
-    assert notes["corrected"] == [["4h", "4d"]]             # the misread box is relabelled 4d
-    assert notes["added_by_hand"] == ["Kh"] and not notes["detector_safe"]   # Kh has no box: classifier only
+    assert notes["corrected"] == [["4h", "4d"]]  # the misread box is relabelled 4d
+    assert notes["added_by_hand"] == ["Kh"] and not notes["detector_safe"]  # Kh has no box: classifier only
     assert len(label.read_text().splitlines()) == 19
     assert (examples / "images" / f"{label.stem}.jpg").read_bytes()[:2] == b"\xff\xd8"
     assert notes["source"]["game_id"] == game_id
@@ -51,14 +60,14 @@ def test_a_saved_photo_hand_is_kept_as_a_training_example(app, client):
 
 
 def test_collecting_is_off_with_its_setting_or_without_keeping_photos(app, client):
-    client.post("/training/collect", data={})                 # unchecked
+    client.post("/training/collect", data={})  # unchecked
     game_id = new_game(client)
     confirm(client, game_id, pending_photo(app, game_id))
     assert not (Path(app.instance_path) / "examples").exists()
     assert b"Learn from corrected photos" in client.get("/training").data
 
     client.post("/training/collect", data={"collect": "1"})
-    client.post("/settings", data={"camera_source": ""})      # keep_photos off
+    client.post("/settings", data={"camera_source": ""})  # keep_photos off
     confirm(client, game_id, pending_photo(app, game_id))
     assert not (Path(app.instance_path) / "examples").exists()
     assert "Keep photos" in client.get("/training").data.decode()
@@ -89,26 +98,52 @@ def test_the_page_starts_one_retrain_in_the_background(app, client, monkeypatch,
     assert command[command.index("--instance") + 1] == app.instance_path
     assert "Retraining started" in client.get("/training").data.decode()
     assert client.post("/training/retrain", data={"hours": "99", "part": "classifier"}).status_code == 303
-    assert len(started) == 1                                   # refused: not one of the choices
+    assert len(started) == 1  # refused: not one of the choices
 
 
 def test_the_page_shows_progress_and_the_last_report(app, client):
     import os
 
-    from vision.retrain import write_json
+    from vision.training.retrain import write_json
 
     folder = Path(app.instance_path) / "retrain"
-    write_json(folder / "status.json", {"state": "running", "fraction": 0.42, "message": "fine-tuning the classifier",
-                                        "started": "now", "elapsed_s": 60, "pid": os.getpid()})
+    write_json(
+        folder / "status.json",
+        {
+            "state": "running",
+            "fraction": 0.42,
+            "message": "fine-tuning the classifier",
+            "started": "now",
+            "elapsed_s": 60,
+            "pid": os.getpid(),
+        },
+    )
     (folder / "running.pid").write_text(str(os.getpid()))
     page = client.get("/training").data.decode()
     assert 'http-equiv="refresh"' in page and 'value="42.0"' in page and "fine-tuning the classifier" in page
-    numbers = {"right": 340, "labelled": 345, "recall": 0.9855, "precision": 1.0, "photos_exact": 3, "photos": 7,
-               "flagged": 4}
-    write_json(folder / "last.json", {"decision": "installed", "finished": "2026-11-30 13:00", "parts": ["classifier"],
-                                      "minutes": 12.5, "scenes": 300, "taught_decks": ["mine"],
-                                      "collected": {"photos": 2}, "before": {"real-val": numbers},
-                                      "after": {"real-val": {**numbers, "right": 343, "recall": 0.9942}}})
+    numbers = {
+        "right": 340,
+        "labelled": 345,
+        "recall": 0.9855,
+        "precision": 1.0,
+        "photos_exact": 3,
+        "photos": 7,
+        "flagged": 4,
+    }
+    write_json(
+        folder / "last.json",
+        {
+            "decision": "installed",
+            "finished": "2026-11-30 13:00",
+            "parts": ["classifier"],
+            "minutes": 12.5,
+            "scenes": 300,
+            "taught_decks": ["mine"],
+            "collected": {"photos": 2},
+            "before": {"real-val": numbers},
+            "after": {"real-val": {**numbers, "right": 343, "recall": 0.9942}},
+        },
+    )
     (folder / "running.pid").unlink()
     page = client.get("/training").data.decode()
     assert "Last retrain: installed" in page and "343/345" in page and "340/345" in page

@@ -6,7 +6,7 @@ One run:
    photos and the cards the review page would flag; ``real-clutter``: rank recall, false cards; the
    held-out collected examples);
 2. renders fresh synthetic scenes (a share of them with the decks taught by ``ginscore deck add``)
-   and adds the collected examples (``vision/examples.py``: crops for the classifier, and the photos
+   and adds the collected examples (``vision/training/examples.py``: crops for the classifier, and the photos
    whose every card has its boxes for the detector);
 3. fine-tunes from the installed weights within ``--hours`` (the classifier; the detector too with
    ``--part both``, or with ``auto`` once enough corrected photos can teach it);
@@ -18,6 +18,7 @@ Progress is shown as one bar over the whole run and written to ``instance/retrai
 (the web app's Training page reads it); the report with the before/after numbers goes to
 ``instance/retrain/last.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,20 +28,29 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from vision.userdata import retrain_dir
+from vision.detector import reload_models
+from vision.model_settings import (
+    CLASSIFIER_FILE,
+    DETECTOR_FILE,
+    MODEL_SETTINGS_FILE,
+    named_weight_files,
+    read_settings_document,
+    settings_path,
+)
+from vision.paths import DATASETS_DIR
+from vision.training.userdata import retrain_dir
 
-REPO = Path(__file__).resolve().parents[1]
-REAL_VAL = REPO / "datasets" / "real" / "real-val"
-REAL_CLUTTER = REPO / "datasets" / "real" / "real-clutter"
-PREVIOUS = "previous"                 # <models>/previous: the models a retrain replaced
-DETECTOR_SHARE = 1 / 3                # of --hours, when the detector is trained too
-AUTO_DETECTOR_PHOTOS = 20             # 'auto' trains the detector from this many corrected photos on
-SCENES_PER_HOUR = 6000                # synthetic scenes rendered per hour of training budget (default)
-REVIEW_FLAG = 0.5                     # the review page flags cards read below this confidence
+REAL_VAL = DATASETS_DIR / "real" / "real-val"
+REAL_CLUTTER = DATASETS_DIR / "real" / "real-clutter"
+PREVIOUS = "previous"  # <models>/previous: the models a retrain replaced
+DETECTOR_SHARE = 1 / 3  # of --hours, when the detector is trained too
+AUTO_DETECTOR_PHOTOS = 20  # 'auto' trains the detector from this many corrected photos on
+SCENES_PER_HOUR = 6000  # synthetic scenes rendered per hour of training budget (default)
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
 LOCK_FILE = "running.pid"
@@ -54,7 +64,7 @@ class RetrainError(ValueError):
 class EvalSet:
     name: str
     path: Path
-    kind: str          # "labelled" (images/, labels/, classes.txt) or "rank" (labels.csv)
+    kind: str  # "labelled" (images/, labels/, classes.txt) or "rank" (labels.csv)
 
 
 @dataclass
@@ -62,15 +72,15 @@ class RetrainConfig:
     models_dir: Path
     instance: Path | None = None
     hours: float = 0.5
-    part: str = "auto"                          # classifier, detector, both, auto
-    scenes: int | None = None                   # default: SCENES_PER_HOUR x hours (200 to 20,000)
-    decks: tuple[str, ...] | None = None        # taught decks to mix in (None: every complete one)
-    deck_share: float = 0.5                     # of the scenes, drawn with the taught decks when any
-    imgsz: int = 640                            # detector training size
+    part: str = "auto"  # classifier, detector, both, auto
+    scenes: int | None = None  # default: SCENES_PER_HOUR x hours (200 to 20,000)
+    decks: tuple[str, ...] | None = None  # taught decks to mix in (None: every complete one)
+    deck_share: float = 0.5  # of the scenes, drawn with the taught decks when any
+    imgsz: int = 640  # detector training size
     synth_imgsz: int = 640
     batch: int = 16
-    workers: int = 2                            # processes rendering scenes
-    eval_sets: tuple[EvalSet, ...] | None = None   # default: real-val, real-clutter (+ held-out examples)
+    workers: int = 2  # processes rendering scenes
+    eval_sets: tuple[EvalSet, ...] | None = None  # default: real-val, real-clutter (+ held-out examples)
     held_out: bool = True
     eval_imgsz: int | None = None
     tolerance: float = 0.01
@@ -94,6 +104,7 @@ def default_eval_sets(clutter: bool = True) -> tuple[EvalSet, ...]:
 
 # ------------------------------------------------------------------ progress
 
+
 class Progress:
     """One bar over the whole run (stages weighted by their expected share) and a status file."""
 
@@ -109,8 +120,14 @@ class Progress:
         self._bar = None
         if bar:
             from tqdm import tqdm
-            self._bar = tqdm(total=100, desc="retrain", unit="%", bar_format="{desc}: {percentage:3.0f}%|{bar}| "
-                             "{elapsed} elapsed{postfix}", file=sys.stderr)
+
+            self._bar = tqdm(
+                total=100,
+                desc="retrain",
+                unit="%",
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed} elapsed{postfix}",
+                file=sys.stderr,
+            )
         self.write("running", "starting")
 
     def begin(self, stage: str, message: str = "") -> None:
@@ -134,9 +151,16 @@ class Progress:
         self._written = time.time()
         if self.status_path is None:
             return
-        status = {"state": state, "stage": self.stage, "message": message, "fraction": round(self.fraction, 4),
-                  "started": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started)),
-                  "elapsed_s": round(time.time() - self.started), "pid": os.getpid(), **extra}
+        status = {
+            "state": state,
+            "stage": self.stage,
+            "message": message,
+            "fraction": round(self.fraction, 4),
+            "started": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.started)),
+            "elapsed_s": round(time.time() - self.started),
+            "pid": os.getpid(),
+            **extra,
+        }
         write_json(self.status_path, status)
 
     def close(self, state: str, message: str, **extra: Any) -> None:
@@ -166,6 +190,7 @@ def read_json(path: Path) -> Any:
 
 # ------------------------------------------------------------------ measuring
 
+
 def _file_digest(path: Path) -> str:
     digest = hashlib.sha1()
     with open(path, "rb") as handle:
@@ -176,57 +201,41 @@ def _file_digest(path: Path) -> str:
 
 def models_fingerprint(folder: Path) -> str:
     """A hash of a models folder's weights and settings (what a measurement of it depends on)."""
-    from vision.detector import read_model_settings
+    from vision.model_settings import read_model_settings
 
-    read_model_settings(folder)                      # a clear error when the folder is not a reader
-    parts = [_file_digest(folder / name) for name in model_files(folder) if name != "model.json"]
-    card = folder / "model.json"
-    info = read_json(card) if card.exists() else {}
-    if isinstance(info, dict):
-        info.pop("updated", None)
-    parts.append(json.dumps(info, sort_keys=True))
+    read_model_settings(folder)  # a clear error when the folder is not a reader
+    parts = [_file_digest(folder / name) for name in model_files(folder) if name != MODEL_SETTINGS_FILE]
+    document = read_settings_document(folder)
+    document.pop("updated", None)
+    parts.append(json.dumps(document, sort_keys=True))
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
 def _set_fingerprint(eval_set: EvalSet) -> str:
     files = sorted(p for p in eval_set.path.rglob("*") if p.is_file())
-    return hashlib.sha1("|".join(f"{p.relative_to(eval_set.path)}:{p.stat().st_size}" for p in files).encode()).hexdigest()
+    return hashlib.sha1(
+        "|".join(f"{p.relative_to(eval_set.path)}:{p.stat().st_size}" for p in files).encode()
+    ).hexdigest()
 
 
 def _evaluate_with_flags(folder: Path, detector, imgsz: int | None) -> tuple[dict[str, Any], dict[str, int]]:
-    """``vision.evaluate.evaluate_folder``, and of the cards it read, how many the review page would flag
-    (confidence below ``REVIEW_FLAG``), wrong and right ones: the readings are recorded as it makes them."""
-    from vision import evaluate
+    """``vision.evaluation.evaluate.evaluate_folder``, and of the cards it read, how many the review page
+    would flag (confidence below the model's ``review_below``), wrong and right ones."""
+    from vision.evaluation import evaluate
 
-    readings = []
-    original = evaluate.reading_from_detections
-
-    def recording(*args, **kwargs):
-        reading = original(*args, **kwargs)
-        readings.append(reading)
-        return reading
-
-    evaluate.reading_from_detections = recording
-    try:
-        result = evaluate.evaluate_folder(folder, detector=detector, imgsz=imgsz)
-    finally:
-        evaluate.reading_from_detections = original
+    result = evaluate.evaluate_folder(folder, detector=detector, imgsz=imgsz)
     counts = {"flagged": 0, "wrong_flagged": 0, "wrong": 0, "right_flagged": 0}
-    below = float(getattr(detector.settings, "review_below", REVIEW_FLAG))   # the model's review threshold
-    for photo, reading in zip(result["photos"], readings):
-        for card in reading.cards:
-            low = card.confidence < below
-            wrong = card.card in photo["extra"]
-            counts["flagged"] += low
-            counts["wrong"] += wrong
-            counts["wrong_flagged"] += low and wrong
-            counts["right_flagged"] += low and not wrong
+    for photo in result["photos"]:
+        counts["flagged"] += photo["flagged_right"] + photo["flagged_wrong"]
+        counts["wrong"] += len(photo["extra"])
+        counts["wrong_flagged"] += photo["flagged_wrong"]
+        counts["right_flagged"] += photo["flagged_right"]
     return result, counts
 
 
 def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[str, Any]:
     """The numbers of one set: cards right / labelled / read, recall, precision, exact photos, flags."""
-    from vision import evaluate
+    from vision.evaluation import evaluate
 
     start = time.perf_counter()
     if eval_set.kind == "rank":
@@ -234,28 +243,52 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
         right = sum(p["cards_right"] for p in result["photos"])
         labelled = sum(p["cards_labelled"] for p in result["photos"])
         read = sum(p["cards_read"] for p in result["photos"])
-        numbers = {"right": right, "labelled": labelled, "read": read, "recall": result["rank_recall"],
-                   "precision": result["rank_precision"], "photos_exact": result["photos_exact"],
-                   "photos": result["n_photos"], "false_cards": result["false_cards"],
-                   "flagged": result["wrong_cards_flagged"] + result["right_cards_flagged"],
-                   "wrong_flagged": result["wrong_cards_flagged"], "wrong": result["wrong_cards"],
-                   "right_flagged": result["right_cards_flagged"], "measure": "rank"}
+        numbers = {
+            "right": right,
+            "labelled": labelled,
+            "read": read,
+            "recall": result["rank_recall"],
+            "precision": result["rank_precision"],
+            "photos_exact": result["photos_exact"],
+            "photos": result["n_photos"],
+            "false_cards": result["false_cards"],
+            "flagged": result["wrong_cards_flagged"] + result["right_cards_flagged"],
+            "wrong_flagged": result["wrong_cards_flagged"],
+            "wrong": result["wrong_cards"],
+            "right_flagged": result["right_cards_flagged"],
+            "measure": "rank",
+        }
     else:
         result, flags = _evaluate_with_flags(eval_set.path, detector, imgsz)
         right = sum(p["cards_right"] for p in result["photos"])
         labelled = sum(p["cards_labelled"] for p in result["photos"])
         read = sum(p["cards_read"] for p in result["photos"])
-        numbers = {"right": right, "labelled": labelled, "read": read, "recall": result["card_recall"],
-                   "precision": result["card_precision"], "photos_exact": result["photos_exact"],
-                   "photos": result["n_photos"], "false_cards": read - right, "map50": result["map50"],
-                   "classifier_alone": result.get("classifier_accuracy_on_labelled_boxes"),
-                   "measure": "card", "seconds_per_photo": result["seconds_per_photo"], **flags}
+        numbers = {
+            "right": right,
+            "labelled": labelled,
+            "read": read,
+            "recall": result["card_recall"],
+            "precision": result["card_precision"],
+            "photos_exact": result["photos_exact"],
+            "photos": result["n_photos"],
+            "false_cards": read - right,
+            "map50": result["map50"],
+            "classifier_alone": result.get("classifier_accuracy_on_labelled_boxes"),
+            "measure": "card",
+            "seconds_per_photo": result["seconds_per_photo"],
+            **flags,
+        }
     numbers["seconds"] = round(time.perf_counter() - start, 1)
     return numbers
 
 
-def measure(models_folder: Path, sets: tuple[EvalSet, ...], imgsz: int | None = None,
-            cache_path: Path | None = None, on_set: Callable[[int, str], None] | None = None) -> dict[str, Any]:
+def measure(
+    models_folder: Path,
+    sets: tuple[EvalSet, ...],
+    imgsz: int | None = None,
+    cache_path: Path | None = None,
+    on_set: Callable[[int, str], None] | None = None,
+) -> dict[str, Any]:
     """Every set's numbers for a models folder (remembered in ``cache_path`` by the models' and sets' hashes)."""
     from vision.detector import load_detector
 
@@ -299,45 +332,40 @@ def decide(before: dict[str, Any], after: dict[str, Any], tolerance: float = 0.0
 
 # ------------------------------------------------------------------ installing and rolling back
 
+
 def model_files(folder: Path) -> list[str]:
     """The files a models folder's reader is made of: model.json and every weights file it names
     (detector, classifier, partner classifier, ...), or the default file names without a model.json."""
-    info = read_json(folder / "model.json")
-    names = ["model.json"] if (folder / "model.json").exists() else []
-    values = [v for value in (info or {}).values() for v in (value if isinstance(value, list) else [value])]
-    named = [value for value in values if isinstance(value, str) and value.endswith((".pt", ".onnx"))]
-    if not isinstance(info, dict) or "detector" not in info:
-        named.append("card_index_detector.pt")
-    if not isinstance(info, dict) or "classifier" not in info:
-        named.append("card_index_classifier.pt")
+    names = [MODEL_SETTINGS_FILE] if settings_path(folder).exists() else []
+    named = named_weight_files(read_settings_document(folder))
     return names + [name for name in dict.fromkeys(named) if (folder / name).is_file()]
 
 
 def install_candidate(candidate: Path, models_dir: Path, parts: tuple[str, ...]) -> Path:
     """Copy the candidate's trained weights and model.json into ``models_dir``; the replaced files go to
     ``models_dir/previous`` (one level: the latest replaced models). Returns that folder."""
-    from vision.detector import _load
-
     previous = models_dir / PREVIOUS
     if previous.exists():
         shutil.rmtree(previous)
     previous.mkdir(parents=True)
     for name in model_files(models_dir):
         shutil.copy2(models_dir / name, previous / name)
-    info = read_json(candidate / "model.json") or {}
+    document = read_settings_document(candidate)
+    named = {
+        "detector": document.get("detector", {}).get("weights", DETECTOR_FILE),
+        "classifier": document.get("classifiers", {}).get("main", CLASSIFIER_FILE),
+    }
     for part in parts:
-        name = info.get(part)
+        name = named.get(part)
         if name:
             shutil.copyfile(candidate / name, models_dir / name)
-    shutil.copyfile(candidate / "model.json", models_dir / "model.json")
-    _load.cache_clear()          # a running web app loads the new models on its next photo
+    shutil.copyfile(settings_path(candidate), settings_path(models_dir))
+    reload_models()  # a running web app loads the new models on its next photo
     return previous
 
 
 def rollback(models_dir: Path) -> list[str]:
     """Put back the models the last retrain replaced (and keep the replaced ones there: a second rollback undoes it)."""
-    from vision.detector import _load
-
     previous = models_dir / PREVIOUS
     names = model_files(previous) if previous.is_dir() else []
     if not names:
@@ -352,14 +380,15 @@ def rollback(models_dir: Path) -> list[str]:
         shutil.copy2(previous / name, models_dir / name)
     shutil.rmtree(previous)
     swap.rename(previous)
-    _load.cache_clear()
+    reload_models()
     return names
 
 
 # ------------------------------------------------------------------ the run
 
+
 def _taught_deck_paths(config: RetrainConfig) -> list[Path]:
-    from vision.teach_deck import complete_deck_folder, list_taught_decks
+    from vision.training.teach_deck import complete_deck_folder, list_taught_decks
 
     if config.decks is not None:
         return [complete_deck_folder(name, config.instance) for name in config.decks]
@@ -372,8 +401,9 @@ def _parts(config: RetrainConfig, detector_photos: int, two_stage: bool) -> tupl
         return parts + (("classifier",) if two_stage else ())
     parts = ("detector", "classifier") if config.part == "both" else (config.part,)
     if "classifier" in parts and not two_stage:
-        raise RetrainError("the installed reader is a 52-class detector without a crop classifier; retrain "
-                           "--part detector")
+        raise RetrainError(
+            "the installed reader is a 52-class detector without a crop classifier; retrain --part detector"
+        )
     return parts
 
 
@@ -406,8 +436,8 @@ def running_pid(folder: Path) -> int | None:
 
 def retrain(config: RetrainConfig) -> dict[str, Any]:
     """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
-    from vision import examples
-    from vision.detector import ModelError, read_model_settings
+    from vision.model_settings import ModelError, read_model_settings
+    from vision.training import examples
 
     if not 0 < config.hours <= 24:
         raise RetrainError(f"--hours {config.hours}: give a budget above 0 and at most 24 (e.g. 0.5)")
@@ -429,7 +459,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
     progress = None
     try:
         collected = examples.summary(config.instance)
-        parts = _parts(config, collected["detector_photos"], settings.classifier is not None)
+        parts = _parts(config, collected["detector_photos"], settings.classifiers.main is not None)
         deck_paths = _taught_deck_paths(config)
         sets = tuple(config.eval_sets if config.eval_sets is not None else default_eval_sets())
         held_out = examples.write_held_out_folder(config.instance, work / "held-out") if config.held_out else None
@@ -449,20 +479,32 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
 
         progress.begin("measure before", "measuring the installed models")
         t = time.time()
-        before = measure(models_dir, sets, config.eval_imgsz, cache,
-                         on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (before)"))
+        before = measure(
+            models_dir,
+            sets,
+            config.eval_imgsz,
+            cache,
+            on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (before)"),
+        )
         timings["measure_before_min"] = (time.time() - t) / 60
 
         progress.begin("render scenes", f"rendering {scenes} scenes")
         t = time.time()
         data = work / "data"
-        data_counts = render_training_data(config, data, scenes, deck_paths, crops="classifier" in parts,
-                                           progress=lambda f: progress.update(f, "rendering scenes"))
-        data_counts["examples"] = examples.add_to_dataset(config.instance, data, detector="detector" in parts,
-                                                          crops="classifier" in parts)
+        data_counts = render_training_data(
+            config,
+            data,
+            scenes,
+            deck_paths,
+            crops="classifier" in parts,
+            progress=lambda f: progress.update(f, "rendering scenes"),
+        )
+        data_counts["examples"] = examples.add_to_dataset(
+            config.instance, data, detector="detector" in parts, crops="classifier" in parts
+        )
         timings["render_min"] = (time.time() - t) / 60
 
-        from vision import train
+        from vision.training import train
 
         trained: dict[str, Path] = {}
         runs = work / "runs"
@@ -470,20 +512,38 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             progress.begin("train detector", "fine-tuning the detector")
             t = time.time()
             trained["detector"] = train.train_detector(
-                data / "data.yaml", epochs=100, imgsz=config.imgsz, batch=config.batch, device="cpu",
-                hours=hours_detector, weights=str(models_dir / (read_json(models_dir / "model.json") or {}).get(
-                    "detector", train.DETECTOR_FILE)), workers=min(2, config.workers), project=runs,
-                name="detector", models_dir=models_dir,
-                callbacks=_progress_callbacks(progress, hours_detector, "detector"))
+                data / "data.yaml",
+                epochs=100,
+                imgsz=config.imgsz,
+                batch=config.batch,
+                device="cpu",
+                hours=hours_detector,
+                weights=str(
+                    models_dir / read_settings_document(models_dir).get("detector", {}).get("weights", DETECTOR_FILE)
+                ),
+                workers=min(2, config.workers),
+                project=runs,
+                name="detector",
+                models_dir=models_dir,
+                callbacks=_progress_callbacks(progress, hours_detector, "detector"),
+            )
             timings["train_detector_min"] = (time.time() - t) / 60
         channels = None
         if "classifier" in parts:
             progress.begin("train classifier", "fine-tuning the classifier")
             t = time.time()
             trained["classifier"] = train.train_classifier(
-                data / "crops", epochs=100, device="cpu", hours=hours_classifier, workers=min(2, config.workers),
-                project=runs, name="classifier", models_dir=models_dir, batch=max(config.batch, 64),
-                callbacks=_progress_callbacks(progress, hours_classifier, "classifier"))
+                data / "crops",
+                epochs=100,
+                device="cpu",
+                hours=hours_classifier,
+                workers=min(2, config.workers),
+                project=runs,
+                name="classifier",
+                models_dir=models_dir,
+                batch=max(config.batch, 64),
+                callbacks=_progress_callbacks(progress, hours_classifier, "classifier"),
+            )
             channels, _, _ = train.classifier_channel_order(trained["classifier"], data / "crops" / "val")
             timings["train_classifier_min"] = (time.time() - t) / 60
 
@@ -491,8 +551,13 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         make_candidate(models_dir, candidate, trained, channels)
         progress.begin("measure after", "measuring the new models")
         t = time.time()
-        after = measure(candidate, sets, config.eval_imgsz, cache,
-                        on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (after)"))
+        after = measure(
+            candidate,
+            sets,
+            config.eval_imgsz,
+            cache,
+            on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (after)"),
+        )
         timings["measure_after_min"] = (time.time() - t) / 60
 
         progress.begin("install", "deciding")
@@ -500,22 +565,37 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         installed = bool(better and config.install)
         if installed:
             install_candidate(candidate, models_dir, tuple(trained))
-        decision = ("installed" if installed else
-                    "not installed (--no-install)" if better else "refused: " + "; ".join(reasons))
+        decision = (
+            "installed" if installed else "not installed (--no-install)" if better else "refused: " + "; ".join(reasons)
+        )
         report = {
-            "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "models_dir": str(models_dir), "work_dir": str(work),
-            "parts": list(trained), "hours": config.hours, "scenes": scenes,
-            "taught_decks": [p.name for p in deck_paths], "data": data_counts, "collected": {
-                k: collected[k] for k in ("photos", "detector_photos", "held_out", "boxes", "corrected", "negatives")},
-            "before": before, "after": after, "not_worse": better, "reasons": reasons, "installed": installed,
-            "decision": decision, "minutes": round((time.time() - started) / 60, 1),
+            "finished": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "models_dir": str(models_dir),
+            "work_dir": str(work),
+            "parts": list(trained),
+            "hours": config.hours,
+            "scenes": scenes,
+            "taught_decks": [p.name for p in deck_paths],
+            "data": data_counts,
+            "collected": {
+                k: collected[k] for k in ("photos", "detector_photos", "held_out", "boxes", "corrected", "negatives")
+            },
+            "before": before,
+            "after": after,
+            "not_worse": better,
+            "reasons": reasons,
+            "installed": installed,
+            "decision": decision,
+            "minutes": round((time.time() - started) / 60, 1),
             "timings_min": {k: round(v, 1) for k, v in timings.items()},
             "rollback": f"ginscore retrain --rollback --models-dir {models_dir}" if installed else None,
         }
         write_json(work / "report.json", report)
         write_json(folder / REPORT_FILE, report)
         with open(folder / "history.jsonl", "a") as handle:
-            handle.write(json.dumps({k: report[k] for k in ("finished", "parts", "installed", "decision", "minutes")}) + "\n")
+            handle.write(
+                json.dumps({k: report[k] for k in ("finished", "parts", "installed", "decision", "minutes")}) + "\n"
+            )
         progress.close("done", decision, report=str(folder / REPORT_FILE))
         return report
     except BaseException as error:
@@ -532,16 +612,24 @@ def _progress_callbacks(progress: Progress, hours: float, what: str) -> dict[str
 
     def on_batch(trainer) -> None:
         elapsed = time.time() - start
-        progress.update(elapsed / max(hours * 3600, 1e-6),
-                        f"fine-tuning the {what}: epoch {trainer.epoch + 1}, {elapsed / 60:.1f} of {hours * 60:.0f} min")
+        progress.update(
+            elapsed / max(hours * 3600, 1e-6),
+            f"fine-tuning the {what}: epoch {trainer.epoch + 1}, {elapsed / 60:.1f} of {hours * 60:.0f} min",
+        )
 
     return {"on_train_batch_end": on_batch}
 
 
-def render_training_data(config: RetrainConfig, out: Path, scenes: int, deck_paths: list[Path], crops: bool,
-                         progress: Callable[[float], None] | None = None) -> dict[str, int]:
+def render_training_data(
+    config: RetrainConfig,
+    out: Path,
+    scenes: int,
+    deck_paths: list[Path],
+    crops: bool,
+    progress: Callable[[float], None] | None = None,
+) -> dict[str, int]:
     """Fresh scenes into ``out``: the library's decks, and ``deck_share`` of them with the taught decks."""
-    from vision.synth.dataset import SynthConfig, generate
+    from vision.training.synth.dataset import SynthConfig, generate
 
     seed = config.seed if config.seed is not None else int(time.time()) % 1_000_000
     taught = int(round(scenes * config.deck_share)) if deck_paths else 0
@@ -551,13 +639,23 @@ def render_training_data(config: RetrainConfig, out: Path, scenes: int, deck_pat
     for count, batch_seed, decks in batches:
         if count <= 0:
             continue
-        stats = generate(SynthConfig(out=out, count=count, imgsz=config.synth_imgsz, seed=batch_seed, crops=crops,
-                                     workers=config.workers, deck_paths=decks), progress=False)
+        stats = generate(
+            SynthConfig(
+                out=out,
+                count=count,
+                imgsz=config.synth_imgsz,
+                seed=batch_seed,
+                crops=crops,
+                workers=config.workers,
+                deck_paths=decks,
+            ),
+            progress=False,
+        )
         done += count
         counts["scenes"] += stats["scenes"]
         if progress is not None:
             progress(done / scenes)
-    from vision.synth.dataset import write_data_yaml
+    from vision.training.synth.dataset import write_data_yaml
 
     write_data_yaml(out)
     return counts
@@ -565,14 +663,14 @@ def render_training_data(config: RetrainConfig, out: Path, scenes: int, deck_pat
 
 def make_candidate(models_dir: Path, candidate: Path, trained: dict[str, Path], channels: str | None) -> Path:
     """A models folder with the current settings, the new weights and the installed ones not retrained."""
-    from vision.train import install_weights
+    from vision.training.train import install_weights
 
     if candidate.exists():
         shutil.rmtree(candidate)
     candidate.mkdir(parents=True)
     for name in model_files(models_dir):
-        if name.endswith(".onnx") and name != (read_json(models_dir / "model.json") or {}).get("detector"):
-            continue                                # a stale export beside a retrained .pt would be ignored anyway
+        if name.endswith(".onnx") and name != read_settings_document(models_dir).get("detector", {}).get("weights"):
+            continue  # a stale export beside a retrained .pt would be ignored anyway
         shutil.copy2(models_dir / name, candidate / name)
     install_weights(trained.get("detector"), trained.get("classifier"), candidate, classifier_channels=channels)
     return candidate
@@ -580,39 +678,80 @@ def make_candidate(models_dir: Path, candidate: Path, trained: dict[str, Path], 
 
 # ------------------------------------------------------------------ command line
 
-def add_commands(commands: "argparse._SubParsersAction") -> None:
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "retrain", help="fine-tune the models on fresh scenes, taught decks and corrected photos (CPU)",
+        "retrain",
+        help="fine-tune the models on fresh scenes, taught decks and corrected photos (CPU)",
         description="Fine-tune the installed models on this machine's CPU: fresh synthetic scenes, the decks "
-                    "taught with 'ginscore deck add' and the photos corrected in the web app ('ginscore "
-                    "examples'). Measures before and after (real-val, real-clutter, held-out examples) and "
-                    "installs the new models only when they are not worse; --rollback puts the previous back.")
+        "taught with 'ginscore deck add' and the photos corrected in the web app ('ginscore "
+        "examples'). Measures before and after (real-val, real-clutter, held-out examples) and "
+        "installs the new models only when they are not worse; --rollback puts the previous back.",
+    )
     parser.add_argument("--hours", type=float, default=0.5, help="training budget in hours (default 0.5)")
-    parser.add_argument("--part", choices=["auto", "classifier", "detector", "both"], default="auto",
-                        help="what to fine-tune; auto: the classifier, and the detector too once "
-                             f"{AUTO_DETECTOR_PHOTOS} corrected photos can teach it (default)")
-    parser.add_argument("--scenes", type=int, default=None,
-                        help=f"synthetic scenes to render (default {SCENES_PER_HOUR} per hour of budget)")
-    parser.add_argument("--deck", action="append", default=None, metavar="NAME",
-                        help="taught deck to mix in (repeatable; default: every complete taught deck)")
-    parser.add_argument("--deck-share", type=float, default=0.5,
-                        help="share of the scenes drawn with the taught decks (default 0.5)")
+    parser.add_argument(
+        "--part",
+        choices=["auto", "classifier", "detector", "both"],
+        default="auto",
+        help="what to fine-tune; auto: the classifier, and the detector too once "
+        f"{AUTO_DETECTOR_PHOTOS} corrected photos can teach it (default)",
+    )
+    parser.add_argument(
+        "--scenes",
+        type=int,
+        default=None,
+        help=f"synthetic scenes to render (default {SCENES_PER_HOUR} per hour of budget)",
+    )
+    parser.add_argument(
+        "--deck",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="taught deck to mix in (repeatable; default: every complete taught deck)",
+    )
+    parser.add_argument(
+        "--deck-share", type=float, default=0.5, help="share of the scenes drawn with the taught decks (default 0.5)"
+    )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     parser.add_argument("--no-clutter", action="store_true", help="do not measure on real-clutter (faster)")
-    parser.add_argument("--eval", action="append", default=None, type=Path, metavar="DIR",
-                        help="measure on this labelled folder instead of real-val/real-clutter (repeatable)")
-    parser.add_argument("--eval-imgsz", type=int, default=None, help="reading size when measuring (default: model.json)")
-    parser.add_argument("--tolerance", type=float, default=0.01,
-                        help="largest fall in recall or precision on one set still counted as not worse (default 0.01)")
+    parser.add_argument(
+        "--eval",
+        action="append",
+        default=None,
+        type=Path,
+        metavar="DIR",
+        help="measure on this labelled folder instead of real-val/real-clutter (repeatable)",
+    )
+    parser.add_argument(
+        "--eval-imgsz", type=int, default=None, help="reading size when measuring (default: model.json)"
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.01,
+        help="largest fall in recall or precision on one set still counted as not worse (default 0.01)",
+    )
     parser.add_argument("--no-install", action="store_true", help="measure, but leave the installed models alone")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--models-dir", type=Path, default=None,
-                        help="models folder to start from and install into (default: $GINSCORE_MODELS or models/)")
-    parser.add_argument("--instance", type=Path, default=None,
-                        help="instance folder with examples/ and decks/ (default: $GINSCORE_INSTANCE or instance/)")
-    parser.add_argument("--work-dir", type=Path, default=None, help="where the run's data and weights go "
-                        "(default: instance/retrain/run-<time>)")
+    parser.add_argument(
+        "--models-dir",
+        type=Path,
+        default=None,
+        help="models folder to start from and install into (default: $GINSCORE_MODELS or models/)",
+    )
+    parser.add_argument(
+        "--instance",
+        type=Path,
+        default=None,
+        help="instance folder with examples/ and decks/ (default: $GINSCORE_INSTANCE or instance/)",
+    )
+    parser.add_argument(
+        "--work-dir",
+        type=Path,
+        default=None,
+        help="where the run's data and weights go (default: instance/retrain/run-<time>)",
+    )
     parser.add_argument("--rollback", action="store_true", help="put back the models the last retrain replaced")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--verbose", action="store_true", help="also show ultralytics' own training output")
@@ -620,21 +759,24 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
 
 
 def run_retrain(args: argparse.Namespace) -> int:
-    from vision.detector import models_dir as default_models_dir
+    from vision.paths import models_dir as default_models_dir
 
     models_dir = Path(args.models_dir or default_models_dir())
     if not getattr(args, "verbose", False):
-        os.environ.setdefault("YOLO_VERBOSE", "False")   # the progress bar says how far it is
+        os.environ.setdefault("YOLO_VERBOSE", "False")  # the progress bar says how far it is
     if args.rollback:
         names = rollback(models_dir)
-        print(f"rolled back {models_dir}: {', '.join(names)} restored (the replaced ones are in "
-              f"{models_dir / PREVIOUS}; --rollback again undoes this)")
+        print(
+            f"rolled back {models_dir}: {', '.join(names)} restored (the replaced ones are in "
+            f"{models_dir / PREVIOUS}; --rollback again undoes this)"
+        )
         return 0
     sets = None
     if args.eval:
         sets = []
         for folder in args.eval:
-            from vision.evaluate import check_eval_folder, is_rank_folder
+            from vision.evaluation.evaluate import check_eval_folder, is_rank_folder
+
             if not folder.is_dir():
                 raise FileNotFoundError(f"--eval {folder}: no such folder")
             if is_rank_folder(folder):
@@ -647,30 +789,46 @@ def run_retrain(args: argparse.Namespace) -> int:
         sets = default_eval_sets(clutter=False)
     if args.scenes is not None and not 10 <= args.scenes <= 100000:
         raise ValueError(f"--scenes {args.scenes}: give 10 to 100000")
-    config = RetrainConfig(models_dir=models_dir, instance=args.instance, hours=args.hours, part=args.part,
-                           scenes=args.scenes, decks=tuple(args.deck) if args.deck else None,
-                           deck_share=args.deck_share, imgsz=args.imgsz, workers=max(1, args.workers),
-                           eval_sets=sets, eval_imgsz=args.eval_imgsz, tolerance=args.tolerance,
-                           install=not args.no_install, seed=args.seed, work_dir=args.work_dir,
-                           progress_bar=not args.quiet)
+    config = RetrainConfig(
+        models_dir=models_dir,
+        instance=args.instance,
+        hours=args.hours,
+        part=args.part,
+        scenes=args.scenes,
+        decks=tuple(args.deck) if args.deck else None,
+        deck_share=args.deck_share,
+        imgsz=args.imgsz,
+        workers=max(1, args.workers),
+        eval_sets=sets,
+        eval_imgsz=args.eval_imgsz,
+        tolerance=args.tolerance,
+        install=not args.no_install,
+        seed=args.seed,
+        work_dir=args.work_dir,
+        progress_bar=not args.quiet,
+    )
     report = retrain(config)
     print(format_report(report))
     return 0
 
 
 def format_report(report: dict[str, Any]) -> str:
-    lines = [f"retrained {', '.join(report['parts'])} in {report['minutes']} min ({report['scenes']} scenes"
-             + (f", taught decks {', '.join(report['taught_decks'])}" if report["taught_decks"] else "")
-             + f", {report['collected']['photos']} collected photos)"]
+    lines = [
+        f"retrained {', '.join(report['parts'])} in {report['minutes']} min ({report['scenes']} scenes"
+        + (f", taught decks {', '.join(report['taught_decks'])}" if report["taught_decks"] else "")
+        + f", {report['collected']['photos']} collected photos)"
+    ]
     lines.append(f"{'set':<20} {'':<7} {'right':>11} {'recall':>7} {'precision':>9} {'exact':>7} {'flagged':>8}")
     for name in report["before"]:
         for when in ("before", "after"):
             n = report[when].get(name)
             if n is None:
                 continue
-            lines.append(f"{name if when == 'before' else '':<20} {when:<7} {n['right']:>5}/{n['labelled']:<5} "
-                         f"{n['recall']:>7.4f} {n['precision']:>9.4f} {n['photos_exact']:>3}/{n['photos']:<3} "
-                         f"{n.get('flagged', 0):>8}")
+            lines.append(
+                f"{name if when == 'before' else '':<20} {when:<7} {n['right']:>5}/{n['labelled']:<5} "
+                f"{n['recall']:>7.4f} {n['precision']:>9.4f} {n['photos_exact']:>3}/{n['photos']:<3} "
+                f"{n.get('flagged', 0):>8}"
+            )
     lines.append(f"-> {report['decision']}")
     if report.get("rollback"):
         lines.append(f"undo with: {report['rollback']}")

@@ -1,4 +1,5 @@
 """Table surfaces: procedural felt, wood, cloth and paper, and photos from datasets/surfaces."""
+
 from __future__ import annotations
 
 import cv2
@@ -88,8 +89,7 @@ def paper(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
 PROCEDURAL = (felt, wood, cloth, paper)
 
 
-def random_surface(rng: np.random.Generator, size: tuple[int, int],
-                   photos: list[np.ndarray]) -> np.ndarray:
+def random_surface(rng: np.random.Generator, size: tuple[int, int], photos: list[np.ndarray]) -> np.ndarray:
     """A (h, w) BGR table surface: a random crop of a photo, or a procedural texture."""
     h, w = size
     if photos and rng.random() < 0.55:
@@ -99,7 +99,7 @@ def random_surface(rng: np.random.Generator, size: tuple[int, int],
         cw, ch = min(pw, int(w / zoom)), min(ph, int(h / zoom))
         x0 = rng.integers(0, pw - cw + 1)
         y0 = rng.integers(0, ph - ch + 1)
-        img = cv2.resize(photo[y0:y0 + ch, x0:x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
+        img = cv2.resize(photo[y0 : y0 + ch, x0 : x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
         if rng.random() < 0.5:
             img = cv2.rotate(img, cv2.ROTATE_180)
         return img

@@ -3,6 +3,7 @@
 Every layout returns placements in table coordinates (card heights), bottom card first. A
 placement with ``code=None`` is a face-down card (its back shows).
 """
+
 from __future__ import annotations
 
 import math
@@ -18,10 +19,10 @@ TIGHT_SPREAD_SHARE = 0.45  # spreads squeezed so that little more than each card
 
 @dataclass(frozen=True)
 class Placement:
-    code: str | None   # None: face down
+    code: str | None  # None: face down
     x: float
     y: float
-    angle: float       # degrees, counter-clockwise in the image when the camera looks straight down
+    angle: float  # degrees, counter-clockwise in the image when the camera looks straight down
 
 
 def _rotate(x: float, y: float, angle: float) -> tuple[float, float]:
@@ -29,14 +30,22 @@ def _rotate(x: float, y: float, angle: float) -> tuple[float, float]:
     return x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)
 
 
-def _place(placements: list[Placement], code: str | None, x: float, y: float, angle: float,
-           origin: tuple[float, float], base_angle: float) -> None:
+def _place(
+    placements: list[Placement],
+    code: str | None,
+    x: float,
+    y: float,
+    angle: float,
+    origin: tuple[float, float],
+    base_angle: float,
+) -> None:
     rx, ry = _rotate(x, y, base_angle)
     placements.append(Placement(code, origin[0] + rx, origin[1] + ry, angle + base_angle))
 
 
-def spread(rng: np.random.Generator, codes: list[str], origin: tuple[float, float],
-           base_angle: float) -> list[Placement]:
+def spread(
+    rng: np.random.Generator, codes: list[str], origin: tuple[float, float], base_angle: float
+) -> list[Placement]:
     """One player's hand laid face up: meld groups of overlapping cards, side by side."""
     out: list[Placement] = []
     n = len(codes)
@@ -44,15 +53,15 @@ def spread(rng: np.random.Generator, codes: list[str], origin: tuple[float, floa
     i = 0
     while i < n:
         size = int(rng.choice([1, 2, 3, 3, 4, 4, 5])) if rng.random() < 0.8 else n - i
-        groups.append(codes[i:i + size])
+        groups.append(codes[i : i + size])
         i += size
     # overlap: how much of each card shows. Real hands are often squeezed until only the index column
     # of each card shows: on real-val half the indices have a neighbour within 0.125 card heights
     # (models/MODEL_CARD.md, session 6), so about half the spreads are that tight.
     step = rng.uniform(0.07, 0.13) if rng.random() < TIGHT_SPREAD_SHARE else rng.uniform(0.12, 0.32)
     gap = rng.uniform(0.15, 0.6) if rng.random() < 0.8 else step
-    cascade = rng.random() < 0.15              # cards stepped downward instead of sideways
-    drift = rng.normal(0, 0.03)                # rows not quite straight
+    cascade = rng.random() < 0.15  # cards stepped downward instead of sideways
+    drift = rng.normal(0, 0.03)  # rows not quite straight
     two_rows = len(groups) > 2 and rng.random() < 0.3
     row_gap = rng.uniform(0.5, 1.3)
     y = 0.0
@@ -99,8 +108,12 @@ def four_spreads(rng: np.random.Generator, codes: list[str]) -> list[Placement]:
     return out
 
 
-def fan(rng: np.random.Generator, codes: list[str], origin: tuple[float, float] = (0.0, 0.0),
-        base_angle: float | None = None) -> list[Placement]:
+def fan(
+    rng: np.random.Generator,
+    codes: list[str],
+    origin: tuple[float, float] = (0.0, 0.0),
+    base_angle: float | None = None,
+) -> list[Placement]:
     """A hand fanned in the fingers: cards turning about a point near their lower corner."""
     base = rng.uniform(0, 360) if base_angle is None else base_angle
     n = len(codes)
@@ -129,13 +142,13 @@ def singles(rng: np.random.Generator, codes: list[str]) -> list[Placement]:
     for i, c in enumerate(codes):
         x = (i % cols - cols / 2) * rng.uniform(0.8, 1.3) + rng.normal(0, 0.1)
         y = (i // cols - cols / 2) * rng.uniform(1.1, 1.5) + rng.normal(0, 0.1)
-        _place(out, c, x, y, rng.normal(0, 20) if rng.random() < 0.7 else rng.uniform(0, 360),
-               (0, 0), base)
+        _place(out, c, x, y, rng.normal(0, 20) if rng.random() < 0.7 else rng.uniform(0, 360), (0, 0), base)
     return out
 
 
-def stock_and_discard(rng: np.random.Generator, codes: list[str],
-                      origin: tuple[float, float] = (0.0, 0.0)) -> list[Placement]:
+def stock_and_discard(
+    rng: np.random.Generator, codes: list[str], origin: tuple[float, float] = (0.0, 0.0)
+) -> list[Placement]:
     """The face-down stock and the discard pile beside it (only the top discard shows well)."""
     base = rng.uniform(0, 360)
     out: list[Placement] = []
@@ -143,14 +156,18 @@ def stock_and_discard(rng: np.random.Generator, codes: list[str],
         _place(out, None, rng.normal(0, 0.015), -k * 0.004, rng.normal(0, 3), origin, base)
     dx = rng.uniform(0.8, 1.3)
     for code in codes:
-        _place(out, code, dx + rng.normal(0, 0.06), rng.normal(0, 0.06), rng.normal(0, 12),
-               origin, base)
+        _place(out, code, dx + rng.normal(0, 0.06), rng.normal(0, 0.06), rng.normal(0, 12), origin, base)
     return out
 
 
 LAYOUT_WEIGHTS = {
-    "showdown": 0.36, "four_spreads": 0.10, "fan": 0.18, "pile": 0.10,
-    "singles": 0.08, "stock_and_discard": 0.12, "empty": 0.06,
+    "showdown": 0.36,
+    "four_spreads": 0.10,
+    "fan": 0.18,
+    "pile": 0.10,
+    "singles": 0.08,
+    "stock_and_discard": 0.12,
+    "empty": 0.06,
 }
 
 
@@ -165,23 +182,24 @@ def random_layout(rng: np.random.Generator) -> tuple[str, list[Placement]]:
         placements = showdown(rng, deck[:n])
         if rng.random() < 0.3:  # the stock and discard still on the table
             far = rng.uniform(1.6, 2.4)
-            placements = stock_and_discard(rng, deck[n:n + int(rng.integers(1, 3))],
-                                           (far * rng.choice([-1, 1]), 0.0)) + placements
+            placements = (
+                stock_and_discard(rng, deck[n : n + int(rng.integers(1, 3))], (far * rng.choice([-1, 1]), 0.0))
+                + placements
+            )
         return name, placements
     if name == "four_spreads":
-        return name, four_spreads(rng, deck[:int(rng.integers(28, 53))])
+        return name, four_spreads(rng, deck[: int(rng.integers(28, 53))])
     if name == "fan":
         n = int(rng.integers(3, 12))
         placements = fan(rng, deck[:n])
         if rng.random() < 0.35:  # the other player's fan too
-            placements += fan(rng, deck[n:n + int(rng.integers(3, 12))],
-                              (rng.uniform(1.5, 2.5), rng.normal(0, 0.5)))
+            placements += fan(rng, deck[n : n + int(rng.integers(3, 12))], (rng.uniform(1.5, 2.5), rng.normal(0, 0.5)))
         return name, placements
     if name == "pile":
-        return name, pile(rng, deck[:int(rng.integers(2, 16))])
+        return name, pile(rng, deck[: int(rng.integers(2, 16))])
     if name == "singles":
-        return name, singles(rng, deck[:int(rng.integers(1, 9))])
+        return name, singles(rng, deck[: int(rng.integers(1, 9))])
     if name == "stock_and_discard":
-        return name, stock_and_discard(rng, deck[:int(rng.integers(1, 6))])
+        return name, stock_and_discard(rng, deck[: int(rng.integers(1, 6))])
     placements = [] if rng.random() < 0.5 else stock_and_discard(rng, [])
     return name, placements

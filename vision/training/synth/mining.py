@@ -8,6 +8,7 @@ crop exactly as the detector frames it in use, and goes to that card's class.
 The scene's index regions come from rendering it again (a scene depends only on the dataset's seed
 and its number), so no extra file is needed beside the images.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,8 +18,9 @@ import numpy as np
 
 from vision.crops import crop_index
 from vision.detections import box_iou
-from vision.synth.dataset import REJECT_CLASS, SynthConfig, load_synth_assets, make_scene, scene_split
-from vision.synth.scene import overlaps_a_region
+from vision.detector import REJECT_CLASS
+from vision.training.synth.dataset import SynthConfig, load_synth_assets, make_scene, scene_split
+from vision.training.synth.scene import overlaps_a_region
 
 MINING_IMGSZ = 640
 MINING_CONF = 0.05
@@ -38,7 +40,9 @@ def _with_progress(indices: range, progress: bool, desc: str, unit: str):
 def _write_crop(folder: Path, name: str, image: np.ndarray, box) -> None:
     """A mined proposal's crop, cut as the reader cuts it."""
     folder.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(folder / f"{name}.jpg"), crop_index(image, tuple(box)), [cv2.IMWRITE_JPEG_QUALITY, CROP_JPEG_QUALITY])
+    cv2.imwrite(
+        str(folder / f"{name}.jpg"), crop_index(image, tuple(box)), [cv2.IMWRITE_JPEG_QUALITY, CROP_JPEG_QUALITY]
+    )
 
 
 def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool = True) -> dict[str, int]:
@@ -65,7 +69,10 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
             if not overlaps_a_region(box, regions, 0.1) and negatives < MAX_NEGATIVES_PER_SCENE:
                 folder, negatives = config.out / "crops" / split / REJECT_CLASS, negatives + 1
             elif ious.shape[1] and ious[k].max() >= 0.6 and positives < MAX_POSITIVES_PER_SCENE:
-                folder, positives = config.out / "crops" / split / scene.labels[int(ious[k].argmax())].code, positives + 1
+                folder, positives = (
+                    config.out / "crops" / split / scene.labels[int(ious[k].argmax())].code,
+                    positives + 1,
+                )
             else:
                 continue
             _write_crop(folder, f"{name}_m{k}", image, box)
@@ -75,36 +82,67 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
     return stats
 
 
-NO_CARD_TABLE_CONF = 0.1        # proposals this sure or surer become "not a card" crops
+NO_CARD_TABLE_CONF = 0.1  # proposals this sure or surer become "not a card" crops
 MAX_NEGATIVES_PER_TABLE = 16
-TABLE_STREAM = 7919             # table i of a seed draws from rng([seed, TABLE_STREAM, i]), apart from scene i's
+TABLE_STREAM = 7919  # table i of a seed draws from rng([seed, TABLE_STREAM, i]), apart from scene i's
 PAPER_KINDS = ("newspaper", "envelope", "printed_box")
 
 
 def no_card_table(rng: np.random.Generator, assets: dict, image_size: tuple[int, int] = (1600, 1200)):
     """A random table with a score pad (and usually printed paper) on it and no card, photographed
     from a random height and angle: every index the reader proposes on it is a false card."""
-    from vision.synth import clutter
-    from vision.synth.camera import Camera
-    from vision.synth.scene import render_scene
+    from vision.training.synth import clutter
+    from vision.training.synth.camera import Camera
+    from vision.training.synth.scene import render_scene
 
-    sheets = [clutter.ClutterSheet("score_pad", clutter.make_sheet(rng, "score_pad"), rng.uniform(-1.2, 0.2),
-                                   rng.uniform(-0.6, 0.6), float(rng.normal(0, 25)), rng.uniform(1.2, 2.6))]
+    sheets = [
+        clutter.ClutterSheet(
+            "score_pad",
+            clutter.make_sheet(rng, "score_pad"),
+            rng.uniform(-1.2, 0.2),
+            rng.uniform(-0.6, 0.6),
+            float(rng.normal(0, 25)),
+            rng.uniform(1.2, 2.6),
+        )
+    ]
     for _ in range(int(rng.integers(0, 3))):
         kind = str(rng.choice(PAPER_KINDS))
-        sheets.append(clutter.ClutterSheet(kind, clutter.make_sheet(rng, kind), rng.uniform(0.2, 1.8),
-                                           rng.uniform(-1.0, 1.0), float(rng.uniform(0, 360)), rng.uniform(1.5, 3.0)))
+        sheets.append(
+            clutter.ClutterSheet(
+                kind,
+                clutter.make_sheet(rng, kind),
+                rng.uniform(0.2, 1.8),
+                rng.uniform(-1.0, 1.0),
+                float(rng.uniform(0, 360)),
+                rng.uniform(1.5, 3.0),
+            )
+        )
     width, height = image_size if rng.random() < 0.7 else image_size[::-1]
-    camera = Camera(tilt=float(rng.uniform(0, 35)), yaw=float(rng.uniform(-30, 30)), roll=float(rng.normal(0, 3)),
-                    card_pixels=float(rng.uniform(0.12, 0.4) * max(width, height)), image_size=(width, height),
-                    target=(float(rng.uniform(-0.8, 0.8)), float(rng.uniform(-0.5, 0.5))))
+    camera = Camera(
+        tilt=float(rng.uniform(0, 35)),
+        yaw=float(rng.uniform(-30, 30)),
+        roll=float(rng.normal(0, 3)),
+        card_pixels=float(rng.uniform(0.12, 0.4) * max(width, height)),
+        image_size=(width, height),
+        target=(float(rng.uniform(-0.8, 0.8)), float(rng.uniform(-0.5, 0.5))),
+    )
     photo = assets["photos"][int(rng.integers(len(assets["photos"])))]
-    return render_scene(rng, assets["train"][0], [], [photo], (width, height), placements=[], camera=camera,
-                        effects=bool(rng.random() < 0.5), clutter_sheets=sheets).image
+    return render_scene(
+        rng,
+        assets["train"][0],
+        [],
+        [photo],
+        (width, height),
+        placements=[],
+        camera=camera,
+        effects=bool(rng.random() < 0.5),
+        clutter_sheets=sheets,
+    ).image
 
 
-def mine_no_card_tables(out: Path, count: int, seed: int, detector=None, datasets_root: Path | None = None,
-                        progress: bool = True) -> dict[str, int]:
+def mine_no_card_tables(
+    out: Path, count: int, seed: int, detector=None, datasets_root: Path | None = None, progress: bool = True
+) -> dict[str, int]:
     """Read ``count`` random no-card tables (``no_card_table``) as the product reads a photo and write
     every proposal from ``NO_CARD_TABLE_CONF`` into ``out/crops/<split>/none``: handwriting on score
     pads and print, the hardest "not a card" cases. One table in ten goes to the val split."""
@@ -115,7 +153,7 @@ def mine_no_card_tables(out: Path, count: int, seed: int, detector=None, dataset
     stats = {"scenes": 0, "negatives": 0}
     for index in _with_progress(range(count), progress, "mine tables", "table"):
         image = no_card_table(np.random.default_rng([seed, TABLE_STREAM, index]), assets)
-        xyxy, scores = detector.propose_boxes(image, detector.settings.imgsz, NO_CARD_TABLE_CONF)
+        xyxy, scores = detector.propose_boxes(image, detector.settings.detector.imgsz, NO_CARD_TABLE_CONF)
         folder = out / "crops" / ("val" if index % 10 == 0 else "train") / REJECT_CLASS
         for k in np.argsort(-scores)[:MAX_NEGATIVES_PER_TABLE]:
             _write_crop(folder, f"table_{seed}_{index:07d}_m{k}", image, xyxy[k])

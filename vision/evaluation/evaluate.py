@@ -12,6 +12,7 @@ any class order. What is measured:
 Detection runs once per photo at a low confidence floor (``MAP_CONF``) for the AP curves; the
 card-level numbers use the boxes at or above ``conf``.
 """
+
 from __future__ import annotations
 
 import time
@@ -32,17 +33,24 @@ IOU_MATCH = 0.5
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
 
 
-def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-                    conf: float | None = None, save_annotated: Path | str | None = None,
-                    tiles: int = 1) -> dict[str, Any]:
+def evaluate_folder(
+    folder: Path | str,
+    *,
+    detector: CardIndexDetector | None = None,
+    imgsz: int | None = None,
+    conf: float | None = None,
+    save_annotated: Path | str | None = None,
+    tiles: int = 1,
+) -> dict[str, Any]:
     """Read every labelled photo of ``folder`` and measure the readings against the labels (see module doc)."""
     folder = Path(folder)
     image_paths = check_eval_folder(folder)
     labels_dir = folder / "labels"
     class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
     detector = detector or load_detector()
-    imgsz = int(imgsz or detector.settings.imgsz)
-    conf = detector.settings.conf if conf is None else float(conf)
+    imgsz = int(imgsz or detector.settings.detector.imgsz)
+    conf = detector.settings.decision.conf if conf is None else float(conf)
+    review_below = detector.settings.decision.review_below
 
     photos: list[dict[str, Any]] = []
     all_predictions: list[Detections] = []
@@ -59,19 +67,27 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         # decoded as the product decodes a photo, so the numbers are its own
         image = decode_image(image_path, max_side=detector.photo_decode_side(imgsz, tiles))
         # every reading down to MAP_CONF (for mAP), from the same detector proposals as in use
-        predictions = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=min(conf, MAP_CONF),
-                                            proposal_conf=min(conf, detector.settings.proposal_conf)
-                                            ).scaled(image.to_original)
+        predictions = detector.detect_tiled(
+            image.pixels,
+            tiles,
+            imgsz=imgsz,
+            conf=min(conf, MAP_CONF),
+            proposal_conf=min(conf, detector.settings.detector.proposal_conf),
+        ).scaled(image.to_original)
         kept = predictions.with_confidence_at_least(conf)
         reading = reading_from_detections(kept, image.original_size)
         seconds += time.perf_counter() - start
-        labels = (read_yolo_labels(label_path, class_codes, image.original_size) if label_path.exists()
-                  else Detections.empty())
+        labels = (
+            read_yolo_labels(label_path, class_codes, image.original_size)
+            if label_path.exists()
+            else Detections.empty()
+        )
         all_predictions.append(predictions)
         all_labels.append(labels)
 
         labelled, read = set(labels.codes), {card.card for card in reading.cards}
         hits = labelled & read
+        flagged = [card.card for card in reading.cards if card.confidence < review_below]
         missed_cards.update(labelled - read)
         extra_cards.update(read - labelled)
         if two_stage and len(labels):
@@ -82,20 +98,25 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         confusions.update(photo_confusions)
         agnostic_found += found
         labelled_boxes += len(labels)
-        photos.append({
-            "image": image_path.name,
-            "cards_labelled": len(labelled),
-            "cards_read": len(read),
-            "cards_right": len(hits),
-            "recall": _ratio(len(hits), len(labelled)),
-            "precision": _ratio(len(hits), len(read)),
-            "exact": labelled == read,
-            "missed": sorted(labelled - read, key=CARD_CODES.index),
-            "extra": sorted(read - labelled, key=CARD_CODES.index),
-            "boxes_labelled": len(labels),
-            "boxes_found_agnostic": found,
-            "conflicts": list(reading.conflicts),
-        })
+        photos.append(
+            {
+                "image": image_path.name,
+                "cards_labelled": len(labelled),
+                "cards_read": len(read),
+                "cards_right": len(hits),
+                "recall": _ratio(len(hits), len(labelled)),
+                "precision": _ratio(len(hits), len(read)),
+                "exact": labelled == read,
+                "missed": sorted(labelled - read, key=CARD_CODES.index),
+                "extra": sorted(read - labelled, key=CARD_CODES.index),
+                "boxes_labelled": len(labels),
+                "boxes_found_agnostic": found,
+                "conflicts": list(reading.conflicts),
+                # cards the review page flags (read below the model's review_below), right and wrong ones
+                "flagged_right": sum(code in labelled for code in flagged),
+                "flagged_wrong": sum(code not in labelled for code in flagged),
+            }
+        )
         if save_annotated:
             from vision.annotate import save_annotated as save
 
@@ -108,7 +129,7 @@ def evaluate_folder(folder: Path | str, *, detector: CardIndexDetector | None = 
         "tiles": tiles,
         "conf": conf,
         "model": detector.layout,
-        "model_file": detector.settings.detector.name,
+        "model_file": detector.settings.detector.weights.name,
         "photos": photos,
         "n_photos": len(photos),
         "card_recall": _ratio(total_right, sum(p["cards_labelled"] for p in photos)),
@@ -140,12 +161,16 @@ def check_eval_folder(folder: Path) -> list[Path]:
 
 def format_report(result: dict[str, Any]) -> str:
     """The evaluation as a short human-readable table."""
-    lines = [f"{'photo':<20} {'labelled':>8} {'read':>5} {'right':>5} {'recall':>7} {'precision':>9} "
-             f"{'boxes found':>11}  exact"]
+    lines = [
+        f"{'photo':<20} {'labelled':>8} {'read':>5} {'right':>5} {'recall':>7} {'precision':>9} "
+        f"{'boxes found':>11}  exact"
+    ]
     for p in result["photos"]:
-        lines.append(f"{p['image']:<20} {p['cards_labelled']:>8} {p['cards_read']:>5} {p['cards_right']:>5} "
-                     f"{p['recall']:>7.3f} {p['precision']:>9.3f} {p['boxes_found_agnostic']:>5}/{p['boxes_labelled']:<5}"
-                     f"  {'yes' if p['exact'] else 'no'}")
+        lines.append(
+            f"{p['image']:<20} {p['cards_labelled']:>8} {p['cards_read']:>5} {p['cards_right']:>5} "
+            f"{p['recall']:>7.3f} {p['precision']:>9.3f} {p['boxes_found_agnostic']:>5}/{p['boxes_labelled']:<5}"
+            f"  {'yes' if p['exact'] else 'no'}"
+        )
     lines += [
         f"total: card recall {result['card_recall']:.3f}, card precision {result['card_precision']:.3f}, "
         f"photos read exactly {result['photos_exact']}/{result['n_photos']}",
@@ -155,23 +180,31 @@ def format_report(result: dict[str, Any]) -> str:
         f"{result['seconds_per_photo']} s/photo)",
     ]
     if result.get("classifier_accuracy_on_labelled_boxes") is not None:
-        lines.append(f"classifier alone: {result['classifier_accuracy_on_labelled_boxes']:.3f} of the labelled "
-                     f"index boxes read as the right card")
+        lines.append(
+            f"classifier alone: {result['classifier_accuracy_on_labelled_boxes']:.3f} of the labelled "
+            f"index boxes read as the right card"
+        )
     if result["confusions"]:
-        lines.append("most confused (labelled -> read): " + ", ".join(
-            f"{c['labelled']}->{c['read']} x{c['count']}" for c in result["confusions"]))
+        lines.append(
+            "most confused (labelled -> read): "
+            + ", ".join(f"{c['labelled']}->{c['read']} x{c['count']}" for c in result["confusions"])
+        )
     if result["most_missed"]:
         lines.append("most missed: " + ", ".join(f"{c['card']} x{c['count']}" for c in result["most_missed"]))
     return "\n".join(lines)
 
 
-def mean_average_precision(predictions: list[Detections], labels: list[Detections],
-                           iou_threshold: float = IOU_MATCH, class_agnostic: bool = False) -> float:
+def mean_average_precision(
+    predictions: list[Detections],
+    labels: list[Detections],
+    iou_threshold: float = IOU_MATCH,
+    class_agnostic: bool = False,
+) -> float:
     """mAP at one IoU over the labelled classes (COCO-style 101-point interpolation), across photos."""
     scores: dict[int, list[float]] = {}
     hits: dict[int, list[bool]] = {}
     label_counts: Counter[int] = Counter()
-    for predicted, labelled in zip(predictions, labels):
+    for predicted, labelled in zip(predictions, labels, strict=True):
         pred_classes = np.zeros(len(predicted), dtype=np.int64) if class_agnostic else predicted.class_id
         label_classes = np.zeros(len(labelled), dtype=np.int64) if class_agnostic else labelled.class_id
         label_counts.update(label_classes.tolist())
@@ -242,7 +275,7 @@ def _ratio(numerator: int, denominator: int) -> float:
 # The scale curve (``ginscore eval --zoom 2,3 --shrink 0.5,0.33``): the same photos as if taken
 # closer (quadrant crops scaled up) or further away (shrunk onto a plain table).
 
-ZOOM_SIDE = 1200   # a zoomed crop is scaled to this long side, like the 1200 px real-val photos
+ZOOM_SIDE = 1200  # a zoomed crop is scaled to this long side, like the 1200 px real-val photos
 
 
 def zoom_variants(pixels: np.ndarray, labels: Detections, zoom: float) -> list[tuple[np.ndarray, Detections]]:
@@ -259,10 +292,17 @@ def zoom_variants(pixels: np.ndarray, labels: Detections, zoom: float) -> list[t
             y0 = int(round(min(max(fy * height - crop_h / 2, 0), height - crop_h)))
             x1, y1 = x0 + int(round(crop_w)), y0 + int(round(crop_h))
             factor = ZOOM_SIDE / max(x1 - x0, y1 - y0)
-            crop = cv2.resize(pixels[y0:y1, x0:x1], (int(round((x1 - x0) * factor)), int(round((y1 - y0) * factor))),
-                              interpolation=cv2.INTER_CUBIC)
-            inside = ((labels.xyxy[:, 0] >= x0) & (labels.xyxy[:, 1] >= y0)
-                      & (labels.xyxy[:, 2] <= x1) & (labels.xyxy[:, 3] <= y1))
+            crop = cv2.resize(
+                pixels[y0:y1, x0:x1],
+                (int(round((x1 - x0) * factor)), int(round((y1 - y0) * factor))),
+                interpolation=cv2.INTER_CUBIC,
+            )
+            inside = (
+                (labels.xyxy[:, 0] >= x0)
+                & (labels.xyxy[:, 1] >= y0)
+                & (labels.xyxy[:, 2] <= x1)
+                & (labels.xyxy[:, 3] <= y1)
+            )
             out.append((crop, labels[inside].shifted(-x0, -y0).scaled(factor)))
     return out
 
@@ -281,13 +321,19 @@ def shrink_variant(pixels: np.ndarray, labels: Detections, shrink: float) -> tup
     small_w, small_h = int(round(width * shrink)), int(round(height * shrink))
     small = cv2.resize(pixels, (small_w, small_h), interpolation=cv2.INTER_AREA)
     x0, y0 = (width - small_w) // 2, (height - small_h) // 2
-    canvas[y0:y0 + small_h, x0:x0 + small_w] = small
+    canvas[y0 : y0 + small_h, x0 : x0 + small_w] = small
     return canvas, labels.scaled(shrink).shifted(x0, y0)
 
 
-def evaluate_scale_curve(folder: Path | str, zooms: list[float], shrinks: list[float], *,
-                         detector: CardIndexDetector | None = None, imgsz: int | None = None,
-                         conf: float | None = None) -> list[dict[str, Any]]:
+def evaluate_scale_curve(
+    folder: Path | str,
+    zooms: list[float],
+    shrinks: list[float],
+    *,
+    detector: CardIndexDetector | None = None,
+    imgsz: int | None = None,
+    conf: float | None = None,
+) -> list[dict[str, Any]]:
     """Card recall and precision of the product's reading (``recognise``) on the original photos and on
     each zoom and shrink variant. A card counts as labelled in a variant when one of its boxes is whole there."""
     from vision.recognise import recognise
@@ -296,8 +342,9 @@ def evaluate_scale_curve(folder: Path | str, zooms: list[float], shrinks: list[f
     image_paths = check_eval_folder(folder)
     class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
     detector = detector or load_detector()
-    variants: list[tuple[str, float]] = [("original", 1.0)] + [(f"zoom x{z:g}", z) for z in zooms] + \
-        [(f"shrink {s:g}", s) for s in shrinks]
+    variants: list[tuple[str, float]] = (
+        [("original", 1.0)] + [(f"zoom x{z:g}", z) for z in zooms] + [(f"shrink {s:g}", s) for s in shrinks]
+    )
     rows = []
     for name, factor in variants:
         labelled_total = right_total = read_total = 0
@@ -320,25 +367,51 @@ def evaluate_scale_curve(folder: Path | str, zooms: list[float], shrinks: list[f
                 labelled_total += len(labelled)
                 read_total += len(read)
                 right_total += len(labelled & read)
-        rows.append({"variant": name, "images": images, "cards_labelled": labelled_total, "cards_read": read_total,
-                     "cards_right": right_total, "recall": _ratio(right_total, labelled_total),
-                     "precision": _ratio(right_total, read_total), "seconds_per_image": round(seconds / max(images, 1), 3)})
+        rows.append(
+            {
+                "variant": name,
+                "images": images,
+                "cards_labelled": labelled_total,
+                "cards_read": read_total,
+                "cards_right": right_total,
+                "recall": _ratio(right_total, labelled_total),
+                "precision": _ratio(right_total, read_total),
+                "seconds_per_image": round(seconds / max(images, 1), 3),
+            }
+        )
     return rows
 
 
 def format_scale_curve(rows: list[dict[str, Any]]) -> str:
-    lines = [f"{'variant':<14} {'images':>6} {'labelled':>8} {'right':>6} {'read':>5} {'recall':>7} {'precision':>9} {'s/image':>8}"]
+    lines = [
+        f"{'variant':<14} {'images':>6} {'labelled':>8} {'right':>6} {'read':>5} {'recall':>7} {'precision':>9} {'s/image':>8}"
+    ]
     for r in rows:
-        lines.append(f"{r['variant']:<14} {r['images']:>6} {r['cards_labelled']:>8} {r['cards_right']:>6} {r['cards_read']:>5} "
-                     f"{r['recall']:>7.3f} {r['precision']:>9.3f} {r['seconds_per_image']:>8.3f}")
+        lines.append(
+            f"{r['variant']:<14} {r['images']:>6} {r['cards_labelled']:>8} {r['cards_right']:>6} {r['cards_read']:>5} "
+            f"{r['recall']:>7.3f} {r['precision']:>9.3f} {r['seconds_per_image']:>8.3f}"
+        )
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
 # Rank-labelled sets (real-clutter: ``labels.csv`` with whole-card boxes and ranks only).
 
-RANK_WORDS = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-              "eight": "8", "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K"}
+RANK_WORDS = {
+    "ace": "A",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "T",
+    "jack": "J",
+    "queen": "Q",
+    "king": "K",
+}
 
 
 def read_rank_labels(csv_path: Path) -> dict[str, list[tuple[str, tuple[float, float, float, float]]]]:
@@ -352,8 +425,10 @@ def read_rank_labels(csv_path: Path) -> dict[str, list[tuple[str, tuple[float, f
                 rank = RANK_WORDS[row["class"].strip().lower()]
                 box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
             except (KeyError, ValueError):
-                raise ValueError(f"{csv_path}:{line_number}: expected filename,width,height,class,xmin,ymin,xmax,ymax "
-                                 f"with a rank word as class, got {dict(row)}") from None
+                raise ValueError(
+                    f"{csv_path}:{line_number}: expected filename,width,height,class,xmin,ymin,xmax,ymax "
+                    f"with a rank word as class, got {dict(row)}"
+                ) from None
             photos.setdefault(row["filename"], []).append((rank, box))  # type: ignore[arg-type]
     return photos
 
@@ -363,8 +438,10 @@ def is_rank_folder(folder: Path) -> bool:
     return (Path(folder) / "labels.csv").exists() and (Path(folder) / "images").is_dir()
 
 
-def match_rank_readings(cards: list[tuple[str, float, tuple[tuple[float, float, float, float], ...]]],
-                        labelled: list[tuple[str, tuple[float, float, float, float]]]) -> list[bool]:
+def match_rank_readings(
+    cards: list[tuple[str, float, tuple[tuple[float, float, float, float], ...]]],
+    labelled: list[tuple[str, tuple[float, float, float, float]]],
+) -> list[bool]:
     """For each card read (rank, confidence, its index boxes), whether it is right: its rank is that of a
     labelled card whose whole-card box holds the centre of one of its index boxes (one to one, surest first)."""
     taken = [False] * len(labelled)
@@ -375,15 +452,23 @@ def match_rank_readings(cards: list[tuple[str, float, tuple[tuple[float, float, 
             if taken[j] or label_rank != rank:
                 continue
             pad = 0.05 * max(x1 - x0, y1 - y0)
-            if any(x0 - pad <= (b[0] + b[2]) / 2 <= x1 + pad and y0 - pad <= (b[1] + b[3]) / 2 <= y1 + pad for b in boxes):
+            if any(
+                x0 - pad <= (b[0] + b[2]) / 2 <= x1 + pad and y0 - pad <= (b[1] + b[3]) / 2 <= y1 + pad for b in boxes
+            ):
                 taken[j] = right[i] = True
                 break
     return right
 
 
-def evaluate_rank_folder(folder: Path | str, *, detector: CardIndexDetector | None = None, imgsz: int | None = None,
-                         conf: float | None = None, save_annotated: Path | str | None = None,
-                         review_below: float = 0.5) -> dict[str, Any]:
+def evaluate_rank_folder(
+    folder: Path | str,
+    *,
+    detector: CardIndexDetector | None = None,
+    imgsz: int | None = None,
+    conf: float | None = None,
+    save_annotated: Path | str | None = None,
+    review_below: float = 0.5,
+) -> dict[str, Any]:
     """Read every photo of a rank-labelled folder through the product path and measure, per the set's README:
     rank recall and precision (multisets of ranks), exact photos, false cards per photo; and by position,
     how many wrong cards the review page would flag (confidence below ``review_below``) and how many right ones."""
@@ -404,33 +489,52 @@ def evaluate_rank_folder(folder: Path | str, *, detector: CardIndexDetector | No
         read = Counter(card.card[0] for card in reading.cards)
         right_multiset = sum((labelled & read).values())
         placed = match_rank_readings([(c.card[0], c.confidence, c.boxes) for c in reading.cards], labels[name])
-        photos.append({
-            "image": name, "cards_labelled": sum(labelled.values()), "cards_read": sum(read.values()),
-            "cards_right": right_multiset, "false_cards": sum(read.values()) - right_multiset,
-            "exact": labelled == read,
-            "read": [f"{c.card}:{c.confidence:.2f}" for c in reading.cards],
-            "labelled": sorted(labelled.elements()),
-            "wrong_confidences": [round(c.confidence, 4) for c, ok in zip(reading.cards, placed) if not ok],
-            "right_confidences": [round(c.confidence, 4) for c, ok in zip(reading.cards, placed) if ok],
-        })
+        photos.append(
+            {
+                "image": name,
+                "cards_labelled": sum(labelled.values()),
+                "cards_read": sum(read.values()),
+                "cards_right": right_multiset,
+                "false_cards": sum(read.values()) - right_multiset,
+                "exact": labelled == read,
+                "read": [f"{c.card}:{c.confidence:.2f}" for c in reading.cards],
+                "labelled": sorted(labelled.elements()),
+                "wrong_confidences": [
+                    round(c.confidence, 4) for c, ok in zip(reading.cards, placed, strict=True) if not ok
+                ],
+                "right_confidences": [
+                    round(c.confidence, 4) for c, ok in zip(reading.cards, placed, strict=True) if ok
+                ],
+            }
+        )
         if save_annotated:
             from vision.annotate import save_annotated as save
 
-            save(Path(save_annotated) / f"{Path(name).stem}.jpg", recognition.image.pixels, reading,
-                 recognition.image.to_original)
+            save(
+                Path(save_annotated) / f"{Path(name).stem}.jpg",
+                recognition.image.pixels,
+                reading,
+                recognition.image.to_original,
+            )
     n_labelled = sum(p["cards_labelled"] for p in photos)
     n_read = sum(p["cards_read"] for p in photos)
     n_right = sum(p["cards_right"] for p in photos)
     wrong = [c for p in photos for c in p["wrong_confidences"]]
     right = [c for p in photos for c in p["right_confidences"]]
     return {
-        "folder": str(folder), "n_photos": len(photos), "photos": photos,
-        "rank_recall": _ratio(n_right, n_labelled), "rank_precision": _ratio(n_right, n_read),
-        "photos_exact": sum(p["exact"] for p in photos), "false_cards": n_read - n_right,
+        "folder": str(folder),
+        "n_photos": len(photos),
+        "photos": photos,
+        "rank_recall": _ratio(n_right, n_labelled),
+        "rank_precision": _ratio(n_right, n_read),
+        "photos_exact": sum(p["exact"] for p in photos),
+        "false_cards": n_read - n_right,
         "false_cards_per_photo": round((n_read - n_right) / max(len(photos), 1), 3),
         "review_below": review_below,
-        "wrong_cards_flagged": sum(c < review_below for c in wrong), "wrong_cards": len(wrong),
-        "right_cards_flagged": sum(c < review_below for c in right), "right_cards": len(right),
+        "wrong_cards_flagged": sum(c < review_below for c in wrong),
+        "wrong_cards": len(wrong),
+        "right_cards_flagged": sum(c < review_below for c in right),
+        "right_cards": len(right),
         "seconds_per_photo": round(seconds / max(len(photos), 1), 3),
     }
 
@@ -439,14 +543,20 @@ def format_rank_report(result: dict[str, Any]) -> str:
     lines = [f"{'photo':<24} {'labelled':>8} {'read':>5} {'right':>5} {'false':>5}  exact  read"]
     for p in result["photos"]:
         if not p["exact"]:
-            lines.append(f"{p['image']:<24} {p['cards_labelled']:>8} {p['cards_read']:>5} {p['cards_right']:>5} "
-                         f"{p['false_cards']:>5}  {'yes' if p['exact'] else 'no ':<5}  {' '.join(p['read'])} "
-                         f"(labelled {' '.join(p['labelled'])})")
-    lines.append(f"(only photos not read exactly are listed)")
-    lines.append(f"total: rank recall {result['rank_recall']:.3f}, rank precision {result['rank_precision']:.3f}, "
-                 f"photos exact {result['photos_exact']}/{result['n_photos']}, false cards {result['false_cards']} "
-                 f"({result['false_cards_per_photo']:.2f} per photo), {result['seconds_per_photo']} s/photo")
-    lines.append(f"review flags (confidence < {result['review_below']}): wrong cards flagged "
-                 f"{result['wrong_cards_flagged']}/{result['wrong_cards']}, right cards flagged "
-                 f"{result['right_cards_flagged']}/{result['right_cards']}")
+            lines.append(
+                f"{p['image']:<24} {p['cards_labelled']:>8} {p['cards_read']:>5} {p['cards_right']:>5} "
+                f"{p['false_cards']:>5}  {'yes' if p['exact'] else 'no ':<5}  {' '.join(p['read'])} "
+                f"(labelled {' '.join(p['labelled'])})"
+            )
+    lines.append("(only photos not read exactly are listed)")
+    lines.append(
+        f"total: rank recall {result['rank_recall']:.3f}, rank precision {result['rank_precision']:.3f}, "
+        f"photos exact {result['photos_exact']}/{result['n_photos']}, false cards {result['false_cards']} "
+        f"({result['false_cards_per_photo']:.2f} per photo), {result['seconds_per_photo']} s/photo"
+    )
+    lines.append(
+        f"review flags (confidence < {result['review_below']}): wrong cards flagged "
+        f"{result['wrong_cards_flagged']}/{result['wrong_cards']}, right cards flagged "
+        f"{result['right_cards_flagged']}/{result['right_cards']}"
+    )
     return "\n".join(lines)

@@ -16,25 +16,28 @@ wobbled, mostly in the handwriting fonts of ``datasets/fonts/handwriting`` (Brei
 Dancing Script, from Debian's fonts-breip, fonts-dkg-handwriting and fonts-dancingscript), sometimes in
 OpenCV's Hershey faces (which OpenCV 5 draws as plain and italic sans).
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-FONTS_DIR = Path(__file__).resolve().parents[2] / "datasets" / "fonts"
-PIXELS_PER_CARD = 220    # resolution of a clutter sheet: pixels per card height
+from vision.paths import DATASETS_DIR
+
+FONTS_DIR = DATASETS_DIR / "fonts"
+PIXELS_PER_CARD = 220  # resolution of a clutter sheet: pixels per card height
 
 LATIN = "abcdefghijklmnopqrstuvwxyz"
 CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 GREEK = "αβγδεζηθικλμνξοπρστυφχψω"
 CYRILLIC = "абвгдежзийклмнопрстуфхцчшщыэюя"
 DIGITS = "0123456789"
-CARD_LETTERS = "AKQJ"   # the letters of card indices, which a score pad is full of
+CARD_LETTERS = "AKQJ"  # the letters of card indices, which a score pad is full of
 
 
 @dataclass
@@ -46,26 +49,31 @@ class ClutterSheet:
     x: float
     y: float
     angle: float
-    height: float          # its height on the table in card heights
+    height: float  # its height on the table in card heights
     over_cards: bool = False
 
 
-@lru_cache(maxsize=None)
+@cache
 def font_files() -> tuple[Path, ...]:
     """The TrueType fonts clutter text is printed in (empty when the folder is missing)."""
     return tuple(sorted(FONTS_DIR.glob("*.ttf"))) if FONTS_DIR.is_dir() else ()
 
 
-@lru_cache(maxsize=None)
+@cache
 def handwriting_font_files() -> tuple[Path, ...]:
     """The handwriting fonts score pads are written in (empty when the folder is missing)."""
     folder = FONTS_DIR / "handwriting"
     return tuple(sorted([*folder.glob("*.ttf"), *folder.glob("*.otf")])) if folder.is_dir() else ()
 
 
-HERSHEY_HANDS = (cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_SIMPLEX,
-                 cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
-HANDWRITING_FONT_SHARE = 0.75   # of the writers on a pad, this share writes in a handwriting font
+HERSHEY_HANDS = (
+    cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+    cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+    cv2.FONT_HERSHEY_COMPLEX_SMALL,
+)
+HANDWRITING_FONT_SHARE = 0.75  # of the writers on a pad, this share writes in a handwriting font
 
 
 @lru_cache(maxsize=256)
@@ -100,8 +108,14 @@ def _paper(rng: np.random.Generator, width: int, height: int, tone: tuple[float,
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _print_text(image: np.ndarray, rng: np.random.Generator, box: tuple[int, int, int, int],
-                size: int, ink: tuple[int, int, int], bold_font: bool = False) -> None:
+def _print_text(
+    image: np.ndarray,
+    rng: np.random.Generator,
+    box: tuple[int, int, int, int],
+    size: int,
+    ink: tuple[int, int, int],
+    bold_font: bool = False,
+) -> None:
     """Fill ``box`` (x0, y0, x1, y1) of a BGR image with lines of printed words."""
     from PIL import Image, ImageDraw
 
@@ -145,7 +159,7 @@ def newspaper(rng: np.random.Generator) -> np.ndarray:
         px0, py0 = margin + int(rng.integers(0, max(1, w // 2))), top + int(rng.integers(0, max(1, h // 2)))
         pw, ph = int(w * rng.uniform(0.25, 0.45)), int(h * rng.uniform(0.15, 0.3))
         block = (rng.random((max(2, ph // 12), max(2, pw // 12), 3)) * 200).astype(np.uint8)
-        img[py0:py0 + ph, px0:px0 + pw] = cv2.resize(block, (pw, ph))[:img.shape[0] - py0, :img.shape[1] - px0]
+        img[py0 : py0 + ph, px0 : px0 + pw] = cv2.resize(block, (pw, ph))[: img.shape[0] - py0, : img.shape[1] - px0]
     return img
 
 
@@ -159,15 +173,29 @@ def envelope(rng: np.random.Generator) -> np.ndarray:
     sx0, sy0 = int(w * 0.78), int(h * 0.06)
     stamp = tuple(int(v) for v in rng.uniform(30, 230, 3))
     cv2.rectangle(img, (sx0, sy0), (int(w * 0.95), int(h * 0.38)), stamp, -1)
-    cv2.putText(img, str(rng.integers(1, 200)), (sx0 + 4, int(h * 0.3)), cv2.FONT_HERSHEY_DUPLEX,
-                rng.uniform(0.6, 1.2), (255, 255, 255), 2, cv2.LINE_AA)
+    cv2.putText(
+        img,
+        str(rng.integers(1, 200)),
+        (sx0 + 4, int(h * 0.3)),
+        cv2.FONT_HERSHEY_DUPLEX,
+        rng.uniform(0.6, 1.2),
+        (255, 255, 255),
+        2,
+        cv2.LINE_AA,
+    )
     if rng.random() < 0.5:
         cv2.circle(img, (int(w * 0.72), int(h * 0.22)), int(h * 0.15), (60, 60, 60), 2, cv2.LINE_AA)
     return img
 
 
-def _handwrite(image: np.ndarray, rng: np.random.Generator, text: str, origin: tuple[int, int],
-               size: float, ink: tuple[int, int, int]) -> int:
+def _handwrite(
+    image: np.ndarray,
+    rng: np.random.Generator,
+    text: str,
+    origin: tuple[int, int],
+    size: float,
+    ink: tuple[int, int, int],
+) -> int:
     """Write ``text`` by hand at ``origin`` (baseline, left): each glyph sheared, scaled and wobbled.
     Returns the x after the text."""
     x, y = origin
@@ -190,14 +218,14 @@ def _handwrite(image: np.ndarray, rng: np.random.Generator, text: str, origin: t
         a0, b0 = max(0, ty), max(0, tx)
         a1, b1 = min(H, ty + tile.shape[0]), min(W, tx + tile.shape[1])
         if a1 > a0 and b1 > b0:
-            alpha = tile[a0 - ty:a1 - ty, b0 - tx:b1 - tx].astype(np.float32)[..., None] / 255.0
+            alpha = tile[a0 - ty : a1 - ty, b0 - tx : b1 - tx].astype(np.float32)[..., None] / 255.0
             region = image[a0:a1, b0:b1].astype(np.float32)
             image[a0:a1, b0:b1] = (region * (1 - alpha) + np.array(ink, np.float32) * alpha).astype(np.uint8)
         x += int(gw * rng.uniform(0.85, 1.15)) + int(size * 3)
     return x
 
 
-def _glyph_tile(glyph: str, face: "int | str", scale: float, thickness: int) -> tuple[np.ndarray, int, int, int]:
+def _glyph_tile(glyph: str, face: int | str, scale: float, thickness: int) -> tuple[np.ndarray, int, int, int]:
     """One glyph, white on black, its baseline at (pad, height + pad): (tile, width, height, pad).
     ``face``: a handwriting font file (suit signs, which it lacks, come from DejaVu Sans) or a Hershey id."""
     pad = thickness + 4
@@ -213,8 +241,15 @@ def _glyph_tile(glyph: str, face: "int | str", scale: float, thickness: int) -> 
     left, top, right, bottom = font.getbbox(glyph, anchor="ls")
     gw, gh = max(1, right - left), max(1, -top)
     image = Image.new("L", (gw * 2 + 2 * pad, gh * 2 + 2 * pad + max(0, bottom)), 0)
-    ImageDraw.Draw(image).text((pad - left, gh + pad), glyph, font=font, fill=255, anchor="ls",
-                               stroke_width=max(0, thickness // 3), stroke_fill=255)
+    ImageDraw.Draw(image).text(
+        (pad - left, gh + pad),
+        glyph,
+        font=font,
+        fill=255,
+        anchor="ls",
+        stroke_width=max(0, thickness // 3),
+        stroke_fill=255,
+    )
     return np.asarray(image).copy(), gw, gh, pad
 
 
@@ -244,12 +279,24 @@ def score_pad(rng: np.random.Generator) -> np.ndarray:
     columns = int(rng.integers(2, 4))
     for c in range(1, columns):
         cv2.line(img, (w * c // columns, step), (w * c // columns, h), (90, 90, 170), 1, cv2.LINE_AA)
-    ink = tuple(int(v) for v in ((rng.uniform(90, 200), rng.uniform(20, 80), rng.uniform(0, 40)) if rng.random() < 0.5
-                                 else rng.uniform(0, 50, 3)))
+    ink = tuple(
+        int(v)
+        for v in (
+            (rng.uniform(90, 200), rng.uniform(20, 80), rng.uniform(0, 40))
+            if rng.random() < 0.5
+            else rng.uniform(0, 50, 3)
+        )
+    )
     size = step / 32 * rng.uniform(0.8, 1.2)
     for c in range(columns):
-        _handwrite(img, rng, str(rng.choice(["We", "They", "Ann", "Bob", "ME", "YOU", "J", "K"])),
-                   (w * c // columns + 6, int(step * 1.6)), size * 1.1, ink)
+        _handwrite(
+            img,
+            rng,
+            str(rng.choice(["We", "They", "Ann", "Bob", "ME", "YOU", "J", "K"])),
+            (w * c // columns + 6, int(step * 1.6)),
+            size * 1.1,
+            ink,
+        )
     for y in range(step * 3 - 4, h - 4, step):
         for c in range(columns):
             if rng.random() < 0.8:
@@ -291,8 +338,16 @@ def patterned_cloth(rng: np.random.Generator) -> np.ndarray:
         for gy in range(0, h, pitch):
             for gx in range((gy // pitch) % 2 * pitch // 2, w, pitch):
                 glyph = str(rng.choice(glyphs))
-                cv2.putText(motif, glyph if ord(glyph) < 128 else "o", (gx, gy + pitch // 2),
-                            cv2.FONT_HERSHEY_SIMPLEX, pitch / 45, 255, max(1, pitch // 15), cv2.LINE_AA)
+                cv2.putText(
+                    motif,
+                    glyph if ord(glyph) < 128 else "o",
+                    (gx, gy + pitch // 2),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    pitch / 45,
+                    255,
+                    max(1, pitch // 15),
+                    cv2.LINE_AA,
+                )
                 if rng.random() < 0.5:
                     cv2.circle(motif, (gx + pitch // 3, gy + pitch // 4), max(2, pitch // 8), 255, -1, cv2.LINE_AA)
         m = motif.astype(np.float32) / 255.0
@@ -327,17 +382,31 @@ def coin(rng: np.random.Generator) -> np.ndarray:
     d = int(PIXELS_PER_CARD * rng.uniform(0.15, 0.3))
     img = np.empty((d, d, 3), np.uint8)
     img[:] = (40, 140, 190) if rng.random() < 0.5 else (180, 180, 180)
-    cv2.putText(img, str(rng.choice([1, 2, 5, 10, 20, 50])), (d // 5, int(d * 0.65)), cv2.FONT_HERSHEY_DUPLEX,
-                d / 70, (60, 60, 60), max(1, d // 30), cv2.LINE_AA)
+    cv2.putText(
+        img,
+        str(rng.choice([1, 2, 5, 10, 20, 50])),
+        (d // 5, int(d * 0.65)),
+        cv2.FONT_HERSHEY_DUPLEX,
+        d / 70,
+        (60, 60, 60),
+        max(1, d // 30),
+        cv2.LINE_AA,
+    )
     alpha = np.zeros((d, d), np.uint8)
     cv2.circle(alpha, (d // 2, d // 2), d // 2 - 1, 255, -1, cv2.LINE_AA)
     return np.dstack([img, alpha])
 
 
-MAKERS = {"newspaper": newspaper, "envelope": envelope, "score_pad": score_pad, "printed_box": printed_box,
-          "patterned_cloth": patterned_cloth, "pen": pen, "coin": coin}
-UNDER_WEIGHTS = {"newspaper": 0.22, "envelope": 0.14, "score_pad": 0.3, "printed_box": 0.12,
-                 "patterned_cloth": 0.22}
+MAKERS = {
+    "newspaper": newspaper,
+    "envelope": envelope,
+    "score_pad": score_pad,
+    "printed_box": printed_box,
+    "patterned_cloth": patterned_cloth,
+    "pen": pen,
+    "coin": coin,
+}
+UNDER_WEIGHTS = {"newspaper": 0.22, "envelope": 0.14, "score_pad": 0.3, "printed_box": 0.12, "patterned_cloth": 0.22}
 
 
 def make_sheet(rng: np.random.Generator, kind: str) -> np.ndarray:
@@ -346,8 +415,9 @@ def make_sheet(rng: np.random.Generator, kind: str) -> np.ndarray:
     return img if img.shape[2] == 4 else _as_rgba(img, rounded=0.03 if kind in ("score_pad", "printed_box") else 0.0)
 
 
-def random_clutter(rng: np.random.Generator, centre: tuple[float, float], radius: float,
-                   amount: float = 1.0) -> list[ClutterSheet]:
+def random_clutter(
+    rng: np.random.Generator, centre: tuple[float, float], radius: float, amount: float = 1.0
+) -> list[ClutterSheet]:
     """Items around (and partly under) a layout of ``radius`` card heights; ``amount`` scales how many."""
     sheets: list[ClutterSheet] = []
     names = list(UNDER_WEIGHTS)
@@ -357,17 +427,32 @@ def random_clutter(rng: np.random.Generator, centre: tuple[float, float], radius
         rgba = make_sheet(rng, kind)
         distance = radius * rng.uniform(0.3, 1.3) + rng.uniform(0, 1.2)
         a = rng.uniform(0, 2 * np.pi)
-        sheets.append(ClutterSheet(kind, rgba, centre[0] + distance * math.cos(a), centre[1] + distance * math.sin(a),
-                                   float(rng.normal(0, 20) if rng.random() < 0.7 else rng.uniform(0, 360)),
-                                   rgba.shape[0] / PIXELS_PER_CARD))
+        sheets.append(
+            ClutterSheet(
+                kind,
+                rgba,
+                centre[0] + distance * math.cos(a),
+                centre[1] + distance * math.sin(a),
+                float(rng.normal(0, 20) if rng.random() < 0.7 else rng.uniform(0, 360)),
+                rgba.shape[0] / PIXELS_PER_CARD,
+            )
+        )
     for _ in range(int(rng.poisson(0.5 * amount))):
         kind = "pen" if rng.random() < 0.5 else "coin"
         rgba = make_sheet(rng, kind)
         distance = radius * rng.uniform(0.0, 1.2)
         a = rng.uniform(0, 2 * np.pi)
-        sheets.append(ClutterSheet(kind, rgba, centre[0] + distance * math.cos(a), centre[1] + distance * math.sin(a),
-                                   float(rng.uniform(0, 360)), rgba.shape[0] / PIXELS_PER_CARD,
-                                   over_cards=rng.random() < 0.5))
+        sheets.append(
+            ClutterSheet(
+                kind,
+                rgba,
+                centre[0] + distance * math.cos(a),
+                centre[1] + distance * math.sin(a),
+                float(rng.uniform(0, 360)),
+                rgba.shape[0] / PIXELS_PER_CARD,
+                over_cards=rng.random() < 0.5,
+            )
+        )
     return sheets
 
 
@@ -375,9 +460,12 @@ def draw_contact_sheet(path: Path, seed: int = 0, rows: int = 3, tile: int = 150
     """Every clutter kind ``rows`` times, side by side (``ginscore synth --clutter-preview``)."""
     rng = np.random.default_rng(seed)
     kinds = list(MAKERS)
-    tiles = [cv2.resize(make_sheet(rng, kind)[..., :3], (tile, tile), interpolation=cv2.INTER_AREA)
-             for _ in range(rows) for kind in kinds]
-    sheet = np.vstack([np.hstack(tiles[r * len(kinds):(r + 1) * len(kinds)]) for r in range(rows)])
+    tiles = [
+        cv2.resize(make_sheet(rng, kind)[..., :3], (tile, tile), interpolation=cv2.INTER_AREA)
+        for _ in range(rows)
+        for kind in kinds
+    ]
+    sheet = np.vstack([np.hstack(tiles[r * len(kinds) : (r + 1) * len(kinds)]) for r in range(rows)])
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])

@@ -5,6 +5,7 @@ looks at the point ``target`` from ``distance`` card heights away, tilted ``tilt
 straight down, turned ``yaw`` degrees about the table's normal and rolled ``roll`` degrees about
 its own axis. Straight down with no yaw maps table x to image x and table y to image y.
 """
+
 from __future__ import annotations
 
 import math
@@ -15,14 +16,14 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Camera:
-    tilt: float          # degrees from looking straight down, 0..~55
-    yaw: float           # degrees, any
-    roll: float          # degrees, small
-    card_pixels: float   # height in pixels of a card at the target point
-    image_size: tuple[int, int]   # (width, height)
-    target: tuple[float, float] = (0.0, 0.0)   # table point seen at the image centre (+ shift)
-    shift: tuple[float, float] = (0.0, 0.0)    # principal point offset in pixels
-    distance: float = 8.0                        # card heights from the target
+    tilt: float  # degrees from looking straight down, 0..~55
+    yaw: float  # degrees, any
+    roll: float  # degrees, small
+    card_pixels: float  # height in pixels of a card at the target point
+    image_size: tuple[int, int]  # (width, height)
+    target: tuple[float, float] = (0.0, 0.0)  # table point seen at the image centre (+ shift)
+    shift: tuple[float, float] = (0.0, 0.0)  # principal point offset in pixels
+    distance: float = 8.0  # card heights from the target
 
     def homography(self) -> np.ndarray:
         """3x3 matrix mapping homogeneous table points (x, y, 1) to image pixels."""
@@ -35,9 +36,9 @@ class Camera:
         t = np.array([0.0, 0.0, self.distance]) - rotation @ np.array([*self.target, 0.0])
         focal = self.card_pixels * self.distance
         width, height = self.image_size
-        k = np.array([[focal, 0.0, width / 2.0 + self.shift[0]],
-                      [0.0, focal, height / 2.0 + self.shift[1]],
-                      [0.0, 0.0, 1.0]])
+        k = np.array(
+            [[focal, 0.0, width / 2.0 + self.shift[0]], [0.0, focal, height / 2.0 + self.shift[1]], [0.0, 0.0, 1.0]]
+        )
         extrinsic = np.column_stack([rotation[:, 0], rotation[:, 1], t])
         h = k @ extrinsic
         return h / h[2, 2]

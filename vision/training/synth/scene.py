@@ -3,6 +3,7 @@
 The labels are one box per corner index that a person could still read: an index region more than
 ``HIDDEN_INDEX_LIMIT`` hidden (under another card, an object, or outside the photo) gets no box.
 """
+
 from __future__ import annotations
 
 import math
@@ -12,34 +13,34 @@ import cv2
 import numpy as np
 
 from engine.cards import CARD_CODES
-from vision.synth.camera import Camera, project
-from vision.synth.clutter import PIXELS_PER_CARD, ClutterSheet, random_clutter
-from vision.synth.layouts import Placement, random_layout
-from vision.synth.surfaces import random_surface
+from vision.training.synth.camera import Camera, project
+from vision.training.synth.clutter import PIXELS_PER_CARD, ClutterSheet, random_clutter
+from vision.training.synth.layouts import Placement, random_layout
+from vision.training.synth.surfaces import random_surface
 
-HIDDEN_INDEX_LIMIT = 0.35   # an index more than 35 % covered (or cut off) is not labelled
-MIN_BOX_PIXELS = 5          # boxes smaller than this (either side) are not labelled
-CLOSE_UP_SHARE = 0.12       # scenes shot close: cards 0.5 to 1.5 times the image's long side
-FAR_SHARE = 0.08            # scenes shot from far: cards 0.045 to 0.1 times the long side
-CLUTTER_SHARE = 0.5         # scenes with text, a score pad, patterned cloth or objects on the table
-NEGATIVES_PER_SCENE = 8     # "not a card" boxes sampled per scene (clutter, card pictures, table)
+HIDDEN_INDEX_LIMIT = 0.35  # an index more than 35 % covered (or cut off) is not labelled
+MIN_BOX_PIXELS = 5  # boxes smaller than this (either side) are not labelled
+CLOSE_UP_SHARE = 0.12  # scenes shot close: cards 0.5 to 1.5 times the image's long side
+FAR_SHARE = 0.08  # scenes shot from far: cards 0.045 to 0.1 times the long side
+CLUTTER_SHARE = 0.5  # scenes with text, a score pad, patterned cloth or objects on the table
+NEGATIVES_PER_SCENE = 8  # "not a card" boxes sampled per scene (clutter, card pictures, table)
 CODE_TO_CLASS = {code: i for i, code in enumerate(CARD_CODES)}
 
 
 @dataclass
 class IndexLabel:
     code: str
-    box: tuple[float, float, float, float]    # x0, y0, x1, y1 pixels
-    visible: float                            # fraction of the index region visible
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 pixels
+    visible: float  # fraction of the index region visible
 
 
 @dataclass
 class Scene:
-    image: np.ndarray                          # BGR uint8
+    image: np.ndarray  # BGR uint8
     labels: list[IndexLabel] = field(default_factory=list)
     layout: str = ""
     deck_id: str = ""
-    hidden: list[str] = field(default_factory=list)   # codes of indices dropped as unreadable
+    hidden: list[str] = field(default_factory=list)  # codes of indices dropped as unreadable
     # every index region of a drawn card (labelled or hidden), x0 y0 x1 y1: never a negative example
     index_regions: list[tuple[float, float, float, float]] = field(default_factory=list)
     # boxes that are surely not an index (clutter, card pictures and pips, the table): "not a card" crops
@@ -47,8 +48,9 @@ class Scene:
     clutter: list[str] = field(default_factory=list)  # kinds of clutter items drawn
 
 
-def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
-                  layout_radius: float, close_up_share: float = CLOSE_UP_SHARE) -> Camera:
+def random_camera(
+    rng: np.random.Generator, image_size: tuple[int, int], layout_radius: float, close_up_share: float = CLOSE_UP_SHARE
+) -> Camera:
     w, h = image_size
     tilt = float(min(abs(rng.normal(0, 22)), 52))
     # Card sizes in pixels match what the detector sees at inference (a photo read at 1024 px):
@@ -66,10 +68,15 @@ def random_camera(rng: np.random.Generator, image_size: tuple[int, int],
         card_pixels = max(min(card_pixels, fit), 0.08 * max(w, h))
     elif rng.random() < 0.7:
         card_pixels = max(min(card_pixels, 1.6 * fit), 0.08 * max(w, h))
-    return Camera(tilt=tilt, yaw=float(rng.uniform(0, 360)), roll=float(rng.normal(0, 3)),
-                  card_pixels=card_pixels, image_size=image_size,
-                  shift=(float(rng.normal(0, 0.06 * w)), float(rng.normal(0, 0.06 * h))),
-                  distance=float(rng.uniform(4, 14)))
+    return Camera(
+        tilt=tilt,
+        yaw=float(rng.uniform(0, 360)),
+        roll=float(rng.normal(0, 3)),
+        card_pixels=card_pixels,
+        image_size=image_size,
+        shift=(float(rng.normal(0, 0.06 * w)), float(rng.normal(0, 0.06 * h))),
+        distance=float(rng.uniform(4, 14)),
+    )
 
 
 def _face_to_table(face_shape: tuple[int, int], p: Placement) -> np.ndarray:
@@ -94,8 +101,14 @@ def as_bgra(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def _warp_into(canvas: np.ndarray, owner: np.ndarray, rgba: np.ndarray, h: np.ndarray,
-               owner_id: int, shadow: tuple[float, float, float] | None) -> tuple[int, int, int, int] | None:
+def _warp_into(
+    canvas: np.ndarray,
+    owner: np.ndarray,
+    rgba: np.ndarray,
+    h: np.ndarray,
+    owner_id: int,
+    shadow: tuple[float, float, float] | None,
+) -> tuple[int, int, int, int] | None:
     """Warp an RGBA image onto the canvas with homography ``h``; returns the ROI drawn (x0,y0,x1,y1)."""
     H, W = canvas.shape[:2]
     rgba = as_bgra(rgba)
@@ -110,8 +123,9 @@ def _warp_into(canvas: np.ndarray, owner: np.ndarray, rgba: np.ndarray, h: np.nd
         return None
     t = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], dtype=np.float64) @ h
     size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(rgba, t, size, flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpPerspective(
+        rgba, t, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0)
+    )
     alpha = warped[..., 3:4].astype(np.float32) / 255.0
     roi = canvas[y0:y1, x0:x1].astype(np.float32)
     if shadow is not None:
@@ -143,13 +157,18 @@ def _visible_fraction(owner: np.ndarray, polygon: np.ndarray, owner_id: int) -> 
     cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1 + 1, W), min(y1 + 1, H)
     if cx1 <= cx0 or cy1 <= cy0:
         return 0.0
-    sub_mask = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    sub_mask = mask[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0]
     seen = int(((owner[cy0:cy1, cx0:cx1] == owner_id) & (sub_mask > 0)).sum())
     return seen / total
 
 
-def _draw_occluders(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray,
-                    card_pixels: float, hint: tuple[float, float] | None) -> None:
+def _draw_occluders(
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    owner: np.ndarray,
+    card_pixels: float,
+    hint: tuple[float, float] | None,
+) -> None:
     """Fingers, a cup, a phone: things that lie over cards at a real table."""
     H, W = canvas.shape[:2]
     overlay = canvas.copy()
@@ -187,14 +206,13 @@ def _draw_occluders(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndar
     owner[m] = -2
 
 
-def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray,
-                    card_pixels: float) -> np.ndarray:
+def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray, card_pixels: float) -> np.ndarray:
     H, W = img.shape[:2]
     f = img.astype(np.float32)
     # uneven light: a smooth gain field
     gx, gy = np.meshgrid(np.linspace(-1, 1, W, dtype=np.float32), np.linspace(-1, 1, H, dtype=np.float32))
     a, b = rng.normal(0, 0.25, 2)
-    gain = (1.0 + a * gx + b * gy + rng.normal(0, 0.15) * (gx ** 2 + gy ** 2)).astype(np.float32)
+    gain = (1.0 + a * gx + b * gy + rng.normal(0, 0.15) * (gx**2 + gy**2)).astype(np.float32)
     # a soft shadow (a hand, a head over the table)
     if rng.random() < 0.3:
         cx, cy, r = rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.3, 0.9)
@@ -209,7 +227,7 @@ def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray
         xs, ys = np.arange(W, dtype=np.float32)[None, :] - cx, np.arange(H, dtype=np.float32)[:, None] - cy
         xr = xs * math.cos(ang) + ys * math.sin(ang)
         yr = -xs * math.sin(ang) + ys * math.cos(ang)
-        blob = np.exp(-(xr ** 2 / (2 * sx ** 2) + yr ** 2 / (2 * sy ** 2))).astype(np.float32)
+        blob = np.exp(-(xr**2 / (2 * sx**2) + yr**2 / (2 * sy**2))).astype(np.float32)
         blob *= (owner >= 0).astype(np.float32)
         f += rng.uniform(60, 200) * blob[..., None]
     # white balance and exposure, then gamma through a lookup table
@@ -253,7 +271,7 @@ def _sheet_to_table(sheet: ClutterSheet) -> np.ndarray:
     return move @ rot @ np.diag([s, s, 1.0]) @ centre
 
 
-CLUTTER_OWNER = -3   # owner map value of clutter pixels
+CLUTTER_OWNER = -3  # owner map value of clutter pixels
 
 
 def _box_of(points: np.ndarray) -> tuple[float, float, float, float]:
@@ -267,13 +285,20 @@ def overlaps_a_region(box, regions: np.ndarray, fraction: float) -> bool:
         return False
     ix = np.clip(np.minimum(box[2], regions[:, 2]) - np.maximum(box[0], regions[:, 0]), 0, None)
     iy = np.clip(np.minimum(box[3], regions[:, 3]) - np.maximum(box[1], regions[:, 1]), 0, None)
-    areas = np.minimum((regions[:, 2] - regions[:, 0]) * (regions[:, 3] - regions[:, 1]),
-                       (box[2] - box[0]) * (box[3] - box[1]))
+    areas = np.minimum(
+        (regions[:, 2] - regions[:, 0]) * (regions[:, 3] - regions[:, 1]), (box[2] - box[0]) * (box[3] - box[1])
+    )
     return bool(np.any(ix * iy > fraction * areas))
 
 
-def _sample_negatives(rng: np.random.Generator, scene: "Scene", owner: np.ndarray, sources: list[tuple[np.ndarray, tuple[int, int], float]],
-                      index_side: float, count: int) -> None:
+def _sample_negatives(
+    rng: np.random.Generator,
+    scene: Scene,
+    owner: np.ndarray,
+    sources: list[tuple[np.ndarray, tuple[int, int], float]],
+    index_side: float,
+    count: int,
+) -> None:
     """Boxes of about an index's size inside clutter items, card pictures and pips, or anywhere, that
     overlap no index region: what the classifier must answer "not a card" to."""
     H, W = owner.shape
@@ -297,17 +322,24 @@ def _sample_negatives(rng: np.random.Generator, scene: "Scene", owner: np.ndarra
         scene.negatives.append(tuple(float(v) for v in box))
 
 
-def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
-                 surface_photos: list[np.ndarray], image_size: tuple[int, int],
-                 placements: list[Placement] | None = None, camera: Camera | None = None,
-                 effects: bool = True, clutter: float | None = None,
-                 clutter_sheets: list[ClutterSheet] | None = None,
-                 close_up_share: float | None = None) -> Scene:
-    """One scene with cards of ``deck`` (a vision.synth.decks.Deck).
+def render_scene(
+    rng: np.random.Generator,
+    deck,
+    backs: list[np.ndarray],
+    surface_photos: list[np.ndarray],
+    image_size: tuple[int, int],
+    placements: list[Placement] | None = None,
+    camera: Camera | None = None,
+    effects: bool = True,
+    clutter: float | None = None,
+    clutter_sheets: list[ClutterSheet] | None = None,
+    close_up_share: float | None = None,
+) -> Scene:
+    """One scene with cards of ``deck`` (a vision.training.synth.decks.Deck).
 
     Random unless ``placements`` (and ``camera``) are given; ``effects=False`` leaves out
     occluders, light, lens and sensor effects (for tests that compare pixels). ``clutter``: how much
-    clutter (``vision.synth.clutter``) lies on the table, 0 for none; by default, random in a
+    clutter (``vision.training.synth.clutter``) lies on the table, 0 for none; by default, random in a
     ``CLUTTER_SHARE`` of the scenes with effects; ``clutter_sheets`` gives the items instead.
     ``close_up_share``: the share of random cameras shot close (default ``CLOSE_UP_SHARE``).
     """
@@ -322,8 +354,7 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         radius = float(np.max(np.linalg.norm(pts - centre, axis=1))) + 0.5
     else:
         centre, radius = np.zeros(2), 1.0
-    cam = camera or random_camera(rng, image_size, radius,
-                                  CLOSE_UP_SHARE if close_up_share is None else close_up_share)
+    cam = camera or random_camera(rng, image_size, radius, CLOSE_UP_SHARE if close_up_share is None else close_up_share)
     if camera is None:
         cam = Camera(**{**cam.__dict__, "target": (float(centre[0]), float(centre[1]))})
     hcam = cam.homography()
@@ -332,11 +363,13 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
     tex_size = 640
     extent = max(radius + 1.0, 1.3 * max(W, H) / cam.card_pixels / max(math.cos(math.radians(cam.tilt)), 0.5))
     tex = random_surface(rng, (tex_size, tex_size), surface_photos)
-    tex_to_table = np.array([[2 * extent / tex_size, 0, centre[0] - extent],
-                             [0, 2 * extent / tex_size, centre[1] - extent], [0, 0, 1]])
+    tex_to_table = np.array(
+        [[2 * extent / tex_size, 0, centre[0] - extent], [0, 2 * extent / tex_size, centre[1] - extent], [0, 0, 1]]
+    )
     floor = tuple(float(v) for v in rng.uniform(10, 90, 3))
-    canvas = cv2.warpPerspective(tex, hcam @ tex_to_table, (W, H), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=floor)
+    canvas = cv2.warpPerspective(
+        tex, hcam @ tex_to_table, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=floor
+    )
     owner = np.full((H, W), -1, np.int32)
 
     if clutter is None:
@@ -379,12 +412,13 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
         elif rng.random() < 0.1:
             _draw_occluders(rng, canvas, owner, cam.card_pixels, None)
 
-    scene = Scene(image=canvas, layout=layout, deck_id=getattr(deck, "deck_id", ""),
-                  clutter=[sheet.kind for sheet in sheets])
+    scene = Scene(
+        image=canvas, layout=layout, deck_id=getattr(deck, "deck_id", ""), clutter=[sheet.kind for sheet in sheets]
+    )
     index_sides: list[float] = []
     for i, p, h in drawn:
         fh, fw = deck.faces[p.code].shape[:2]
-        negative_sources.append((h, (fw, fh), 0.22))   # a card's middle: court pictures and pips
+        negative_sources.append((h, (fw, fh), 0.22))  # a card's middle: court pictures and pips
         for box in deck.index_boxes[p.code]:
             x0, y0, x1, y1 = box
             poly = project(h, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
@@ -400,6 +434,7 @@ def render_scene(rng: np.random.Generator, deck, backs: list[np.ndarray],
     scene.image = _light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
     if effects:
         index_side = float(np.median(index_sides)) if index_sides else 0.2 * cam.card_pixels
-        _sample_negatives(np.random.default_rng(rng.integers(2 ** 63)), scene, owner, negative_sources,
-                          index_side, NEGATIVES_PER_SCENE)
+        _sample_negatives(
+            np.random.default_rng(rng.integers(2**63)), scene, owner, negative_sources, index_side, NEGATIVES_PER_SCENE
+        )
     return scene

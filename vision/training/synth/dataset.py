@@ -11,6 +11,7 @@ Layout of ``out``::
 Scene i of a run depends only on (seed, i), so a dataset is the same bytes for the same seed,
 whatever the number of worker processes.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -26,7 +27,7 @@ import numpy as np
 from engine.cards import CARD_CODES
 from vision.crops import crop_index
 from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
-from vision.synth.scene import CODE_TO_CLASS, Scene, render_scene
+from vision.training.synth.scene import CODE_TO_CLASS, Scene, render_scene
 
 VAL_FRACTION = 0.1
 NEGATIVE_CROPS_PER_SCENE = 4
@@ -41,12 +42,12 @@ class SynthConfig:
     crops: bool = False
     crops_per_scene: int = 12
     negative_crops_per_scene: int = NEGATIVE_CROPS_PER_SCENE
-    clutter_share: float | None = None   # share of scenes with clutter (None: the renderer's CLUTTER_SHARE)
+    clutter_share: float | None = None  # share of scenes with clutter (None: the renderer's CLUTTER_SHARE)
     close_up_share: float | None = None  # share of close-up scenes (None: the renderer's CLOSE_UP_SHARE)
-    workers: int = 0                     # 0: all cores
-    datasets_root: Path | None = None    # where decks/, backs/, surfaces/ live
-    deck_paths: tuple[Path, ...] = ()    # only these deck folders, in both splits ('ginscore synth --deck')
-    crop_isolate: float = 0.0            # crops with the index's surroundings painted as paper (crop_index isolate)
+    workers: int = 0  # 0: all cores
+    datasets_root: Path | None = None  # where decks/, backs/, surfaces/ live
+    deck_paths: tuple[Path, ...] = ()  # only these deck folders, in both splits ('ginscore synth --deck')
+    crop_isolate: float = 0.0  # crops with the index's surroundings painted as paper (crop_index isolate)
 
 
 _STATE: dict = {}
@@ -56,7 +57,7 @@ def load_synth_assets(root: Path | None = None, deck_paths: tuple[Path, ...] = (
     """Decks by split (faces as BGRA), backs (BGRA) and surface photos (BGR) for the renderer.
 
     ``deck_paths``: draw only these deck folders (e.g. a taught deck), in both splits."""
-    from vision.synth import decks as deck_assets
+    from vision.training.synth import decks as deck_assets
 
     if deck_paths:
         train = val = [_faces_to_bgra(deck_assets.load_deck(Path(folder))) for folder in deck_paths]
@@ -76,7 +77,8 @@ def load_synth_assets(root: Path | None = None, deck_paths: tuple[Path, ...] = (
 def _faces_to_bgra(deck):
     """The deck loader gives RGBA faces; the renderer works in OpenCV's BGRA order."""
     return dataclasses.replace(
-        deck, faces={code: cv2.cvtColor(face, cv2.COLOR_RGBA2BGRA) for code, face in deck.faces.items()})
+        deck, faces={code: cv2.cvtColor(face, cv2.COLOR_RGBA2BGRA) for code, face in deck.faces.items()}
+    )
 
 
 def _init_worker(config: SynthConfig) -> None:
@@ -104,26 +106,28 @@ def make_scene(config: SynthConfig, assets: dict, index: int) -> tuple[str, Scen
     clutter = None
     if config.clutter_share is not None:
         clutter = float(rng.uniform(0.5, 2.5)) if rng.random() < config.clutter_share else 0.0
-    return split, render_scene(rng, deck, assets["backs"], assets["photos"], size, clutter=clutter,
-                               close_up_share=config.close_up_share)
+    return split, render_scene(
+        rng, deck, assets["backs"], assets["photos"], size, clutter=clutter, close_up_share=config.close_up_share
+    )
 
 
 def _write_scene(index: int) -> tuple[str, int, int]:
     config: SynthConfig = _STATE["config"]
     split, scene = make_scene(config, _STATE["assets"], index)
     name = f"scene_{config.seed}_{index:07d}"
-    cv2.imwrite(str(config.out / "images" / split / f"{name}.jpg"), scene.image,
-                [cv2.IMWRITE_JPEG_QUALITY, 92])
+    cv2.imwrite(str(config.out / "images" / split / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     H, W = scene.image.shape[:2]
     lines = []
     for label in scene.labels:
         x0, y0, x1, y1 = label.box
-        lines.append(f"{CODE_TO_CLASS[label.code]} {(x0 + x1) / 2 / W:.6f} {(y0 + y1) / 2 / H:.6f} "
-                     f"{(x1 - x0) / W:.6f} {(y1 - y0) / H:.6f}")
+        lines.append(
+            f"{CODE_TO_CLASS[label.code]} {(x0 + x1) / 2 / W:.6f} {(y0 + y1) / 2 / H:.6f} "
+            f"{(x1 - x0) / W:.6f} {(y1 - y0) / H:.6f}"
+        )
     (config.out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
     if config.crops and scene.labels:
         rng = np.random.default_rng([config.seed, index, 1])
-        chosen = rng.permutation(len(scene.labels))[:config.crops_per_scene]
+        chosen = rng.permutation(len(scene.labels))[: config.crops_per_scene]
         for k in chosen:
             label = scene.labels[k]
             x0, y0, x1, y1 = label.box
@@ -139,7 +143,7 @@ def _write_scene(index: int) -> tuple[str, int, int]:
     if config.crops:
         rng = np.random.default_rng([config.seed, index, 2])
         folder = config.out / "crops" / split / REJECT_CLASS
-        for k in rng.permutation(len(scene.negatives))[:config.negative_crops_per_scene]:
+        for k in rng.permutation(len(scene.negatives))[: config.negative_crops_per_scene]:
             crop = crop_index(scene.image, scene.negatives[k], isolate=config.crop_isolate)
             cv2.imwrite(str(folder / f"{name}_n{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return split, len(scene.labels), len(scene.hidden)
@@ -178,6 +182,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
     try:
         if progress:
             from tqdm import tqdm
+
             results = tqdm(results, total=config.count, desc="synth", unit="scene")
         for split, boxes, hidden in results:
             stats["scenes"] += 1
@@ -203,8 +208,9 @@ def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) 
         for label in scene.labels:
             x0, y0, x1, y1 = (int(round(v)) for v in label.box)
             cv2.rectangle(img, (x0, y0), (x1, y1), (0, 255, 0), 1)
-            cv2.putText(img, label.code, (x0, max(10, y0 - 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
-                        (0, 0, 255), 1, cv2.LINE_AA)
+            cv2.putText(
+                img, label.code, (x0, max(10, y0 - 2)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1, cv2.LINE_AA
+            )
         for box in scene.negatives:  # "not a card" examples in magenta
             x0, y0, x1, y1 = (int(round(v)) for v in box)
             cv2.rectangle(img, (x0, y0), (x1, y1), (255, 0, 255), 1)
@@ -212,13 +218,21 @@ def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) 
         s = tile / max(h, w)
         img = cv2.resize(img, (int(w * s), int(h * s)))
         padded = np.full((tile, tile, 3), 40, np.uint8)
-        padded[:img.shape[0], :img.shape[1]] = img
-        cv2.putText(padded, f"{i} {scene.layout} {scene.deck_id}", (4, tile - 6),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1, cv2.LINE_AA)
+        padded[: img.shape[0], : img.shape[1]] = img
+        cv2.putText(
+            padded,
+            f"{i} {scene.layout} {scene.deck_id}",
+            (4, tile - 6),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            (255, 255, 255),
+            1,
+            cv2.LINE_AA,
+        )
         tiles.append(padded)
     while len(tiles) % columns:
         tiles.append(np.full((tile, tile, 3), 40, np.uint8))
-    rows = [np.hstack(tiles[r:r + columns]) for r in range(0, len(tiles), columns)]
+    rows = [np.hstack(tiles[r : r + columns]) for r in range(0, len(tiles), columns)]
     sheet = np.vstack(rows)
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), sheet)

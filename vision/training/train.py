@@ -8,28 +8,33 @@ The detector works in two stages, both ultralytics YOLO models:
 Finding indices is learned quickly and transfers to real photos; telling 52 cards apart is learned
 far faster from crops than inside the detector (docs/training.md has the measurements).
 """
+
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import shutil
-import time
 from pathlib import Path
 
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
-DETECTOR_FILE = "card_index_detector.pt"
-CLASSIFIER_FILE = "card_index_classifier.pt"
-MODEL_INFO_FILE = "model.json"
-CLASSIFIER_IMGSZ = 64
+from vision.crops import CROP_SIZE
+from vision.detector import classify_crops, prepare_ultralytics, use_all_cores
+from vision.model_settings import (
+    CLASSIFIER_FILE,
+    DETECTOR_FILE,
+    read_settings_document,
+    settings_path,
+    write_settings_document,
+)
+from vision.paths import DEFAULT_MODELS_DIR
+
+MODELS_DIR = DEFAULT_MODELS_DIR
 
 
 def _use_all_cores() -> None:
     """ultralytics runs torch with one thread on a 2-core machine; use every core instead."""
     import torch
-    from ultralytics.utils import torch_utils
 
-    from vision.detector import use_all_cores
+    prepare_ultralytics()
+    from ultralytics.utils import torch_utils
 
     use_all_cores()
     torch_utils.NUM_THREADS = torch.get_num_threads()  # ultralytics' trainer sets torch back to this
@@ -37,6 +42,7 @@ def _use_all_cores() -> None:
 
 def _no_downloads() -> None:
     """ultralytics' AMP self-check downloads a model on GPUs; nothing may download here, so skip it."""
+    prepare_ultralytics()
     from ultralytics.engine import trainer
 
     trainer.check_amp = lambda model: True
@@ -68,17 +74,30 @@ def _start_weights(explicit: str | None, shipped: Path, scratch_yaml: str) -> st
     return str(shipped) if shipped.exists() else scratch_yaml
 
 
-def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch: int = 16,
-                   device: str | None = None, hours: float | None = None, weights: str | None = None,
-                   workers: int = 2, cache: bool | str = False, project: Path = Path("runs"),
-                   name: str = "detector", resume: bool = False, models_dir: Path = MODELS_DIR,
-                   callbacks: dict | None = None) -> Path:
+def train_detector(
+    data_yaml: Path,
+    *,
+    epochs: int = 30,
+    imgsz: int = 640,
+    batch: int = 16,
+    device: str | None = None,
+    hours: float | None = None,
+    weights: str | None = None,
+    workers: int = 2,
+    cache: bool | str = False,
+    project: Path = Path("runs"),
+    name: str = "detector",
+    resume: bool = False,
+    models_dir: Path = MODELS_DIR,
+    callbacks: dict | None = None,
+) -> Path:
     """Train the one-class corner-index detector; returns the best weights of the run.
 
     From scratch: SGD lr 0.01 with a short warm-up. Fine-tuning trained weights: lr 0.002 and no
     warm-up (the warm-up's high bias learning rate shakes a trained head).
 
     ``callbacks``: ultralytics event name -> function(trainer), e.g. a progress bar (``ginscore retrain``)."""
+    prepare_ultralytics()
     from ultralytics import YOLO
 
     device = _prepare_device(device)
@@ -92,14 +111,40 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
     start = _start_weights(weights, models_dir / DETECTOR_FILE, "yolov8n.yaml")
     fine_tuning = start.endswith(".pt")
     model = YOLO(start)
-    args = dict(data=str(data_yaml), single_cls=True, epochs=epochs, imgsz=imgsz, batch=batch,
-                device=device, workers=workers, cache=cache, project=str(project.resolve()), name=name,
-                exist_ok=True, optimizer="SGD", lr0=0.002 if fine_tuning else 0.01, momentum=0.937, nbs=batch,
-                warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10), cos_lr=True,
-                close_mosaic=max(1, epochs // 10),
-                fliplr=0.0, flipud=0.0, degrees=0.0, mosaic=1.0, scale=0.4, translate=0.1,
-                hsv_h=0.015, hsv_s=0.5, hsv_v=0.4, pretrained=fine_tuning, amp=device != "cpu",
-                plots=False, verbose=False, patience=100)
+    args = dict(
+        data=str(data_yaml),
+        single_cls=True,
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        device=device,
+        workers=workers,
+        cache=cache,
+        project=str(project.resolve()),
+        name=name,
+        exist_ok=True,
+        optimizer="SGD",
+        lr0=0.002 if fine_tuning else 0.01,
+        momentum=0.937,
+        nbs=batch,
+        warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
+        cos_lr=True,
+        close_mosaic=max(1, epochs // 10),
+        fliplr=0.0,
+        flipud=0.0,
+        degrees=0.0,
+        mosaic=1.0,
+        scale=0.4,
+        translate=0.1,
+        hsv_h=0.015,
+        hsv_s=0.5,
+        hsv_v=0.4,
+        pretrained=fine_tuning,
+        amp=device != "cpu",
+        plots=False,
+        verbose=False,
+        patience=100,
+    )
     if hours:
         args["time"] = hours
     for event, function in (callbacks or {}).items():
@@ -108,17 +153,30 @@ def train_detector(data_yaml: Path, *, epochs: int = 30, imgsz: int = 640, batch
     return run_dir / "weights" / "best.pt"
 
 
-def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFIER_IMGSZ,
-                     batch: int = 128, device: str | None = None, hours: float | None = None,
-                     weights: str | None = None, workers: int = 2, cache: bool | str = False,
-                     project: Path = Path("runs"), name: str = "classifier", resume: bool = False,
-                     models_dir: Path = MODELS_DIR, callbacks: dict | None = None) -> Path:
+def train_classifier(
+    crops_dir: Path,
+    *,
+    epochs: int = 20,
+    imgsz: int = CROP_SIZE,
+    batch: int = 128,
+    device: str | None = None,
+    hours: float | None = None,
+    weights: str | None = None,
+    workers: int = 2,
+    cache: bool | str = False,
+    project: Path = Path("runs"),
+    name: str = "classifier",
+    resume: bool = False,
+    models_dir: Path = MODELS_DIR,
+    callbacks: dict | None = None,
+) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
     From scratch: AdamW lr 0.002 with a short warm-up. Fine-tuning trained weights: lr 0.0004 and
     no warm-up (at 0.002 the first epoch undid part of what the start model knew; see the model
     card), on crops in the channel order the start model was trained on (``start_channel_order``).
     """
+    prepare_ultralytics()
     from ultralytics import YOLO
 
     device = _prepare_device(device)
@@ -135,13 +193,36 @@ def train_classifier(crops_dir: Path, *, epochs: int = 20, imgsz: int = CLASSIFI
     if fine_tuning:
         start = str(with_classes_of(start, crops_dir / "train", project / f"{name}-start.pt"))
     model = YOLO(start, task="classify")
-    args = dict(data=str(crops_dir), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
-                workers=workers, cache=cache, project=str(project.resolve()), name=name, exist_ok=True,
-                optimizer="AdamW", lr0=0.0004 if fine_tuning else 0.002, nbs=batch,
-                warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
-                cos_lr=True, fliplr=0.0, flipud=0.0, scale=0.15, erasing=0.0, auto_augment=None,
-                hsv_h=0.015, hsv_s=0.4, hsv_v=0.4, pretrained=fine_tuning, amp=device != "cpu",
-                plots=False, verbose=False, patience=100)
+    args = dict(
+        data=str(crops_dir),
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        device=device,
+        workers=workers,
+        cache=cache,
+        project=str(project.resolve()),
+        name=name,
+        exist_ok=True,
+        optimizer="AdamW",
+        lr0=0.0004 if fine_tuning else 0.002,
+        nbs=batch,
+        warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
+        cos_lr=True,
+        fliplr=0.0,
+        flipud=0.0,
+        scale=0.15,
+        erasing=0.0,
+        auto_augment=None,
+        hsv_h=0.015,
+        hsv_s=0.4,
+        hsv_v=0.4,
+        pretrained=fine_tuning,
+        amp=device != "cpu",
+        plots=False,
+        verbose=False,
+        patience=100,
+    )
     if hours:
         args["time"] = hours
     for event, function in (callbacks or {}).items():
@@ -155,6 +236,8 @@ def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
     "not a card" class ``none`` beside the 52 cards): the rows it knows keep their weights, so
     fine-tuning does not start from a new random head. Returns ``start`` itself when nothing is new."""
     import torch
+
+    prepare_ultralytics()
     from ultralytics import YOLO
 
     wanted = sorted(p.name for p in train_dir.iterdir() if p.is_dir())
@@ -170,7 +253,7 @@ def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
     grown = torch.nn.Linear(head.in_features, len(wanted)).to(head.weight.dtype)
     with torch.no_grad():
         grown.weight.normal_(0, float(head.weight.std()) * 0.5)
-        grown.bias.fill_(float(head.bias.mean()) - 2.0)   # a new class starts unlikely
+        grown.bias.fill_(float(head.bias.mean()) - 2.0)  # a new class starts unlikely
         for row, name in enumerate(wanted):
             if name in names:
                 grown.weight[row] = head.weight[names.index(name)]
@@ -187,9 +270,8 @@ def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
 def start_channel_order(start: str, models_dir: Path = MODELS_DIR) -> str:
     """The channel order a start classifier reads: recorded in model.json for the shipped one, else RGB
     (ultralytics trains classifiers on RGB tensors)."""
-    info_path = models_dir / MODEL_INFO_FILE
-    if Path(start).resolve() == (models_dir / CLASSIFIER_FILE).resolve() and info_path.exists():
-        return str(json.loads(info_path.read_text()).get("classifier_channels") or "rgb")
+    if Path(start).resolve() == (models_dir / CLASSIFIER_FILE).resolve() and settings_path(models_dir).exists():
+        return str(read_settings_document(models_dir).get("classifiers", {}).get("channels", "bgr"))
     return "rgb"
 
 
@@ -200,7 +282,7 @@ def crops_with_red_and_blue_swapped(crops_dir: Path, out: Path) -> Path:
     (the shipped one, see the model card) keeps reading them when fine-tuned on swapped files."""
     import cv2
 
-    for folder in sorted(crops_dir.glob("*/*/")):   # every class, even one without crops in a small set
+    for folder in sorted(crops_dir.glob("*/*/")):  # every class, even one without crops in a small set
         (out / folder.relative_to(crops_dir)).mkdir(parents=True, exist_ok=True)
     for source in sorted(crops_dir.glob("*/*/*.jpg")):
         target = out / source.relative_to(crops_dir)
@@ -228,9 +310,9 @@ def classifier_channel_order(weights: Path, crops_dir: Path, limit: int = 600) -
     """
     import cv2
     import numpy as np
-    from ultralytics import YOLO
 
-    from vision.detector import classify_crops
+    prepare_ultralytics()
+    from ultralytics import YOLO
 
     files = sorted(crops_dir.glob("*/*.jpg"))
     if not files:
@@ -245,45 +327,48 @@ def classifier_channel_order(weights: Path, crops_dir: Path, limit: int = 600) -
     for order in ("bgr", "rgb"):
         probabilities = classify_crops(model, crops, order)
         predicted = [names[int(i)] for i in probabilities.argmax(axis=1)]
-        accuracy[order] = float(np.mean([p == t for p, t in zip(predicted, truth)]))
+        accuracy[order] = float(np.mean([p == t for p, t in zip(predicted, truth, strict=True)]))
     best = max(accuracy, key=accuracy.get)
     return best, accuracy["bgr"], accuracy["rgb"]
 
 
-def install_weights(detector: Path | None, classifier: Path | None, models_dir: Path = MODELS_DIR,
-                    detect_imgsz: int | None = None, classifier_channels: str | None = None) -> Path:
+def install_weights(
+    detector: Path | None,
+    classifier: Path | None,
+    models_dir: Path = MODELS_DIR,
+    detect_imgsz: int | None = None,
+    classifier_channels: str | None = None,
+) -> Path:
     """Copy trained weights where ``ginscore detect/score/serve`` load them and update model.json
-    (settings it lacks get vision.detector's defaults, the one place they are written)."""
-    from vision.detector import DEFAULT_CONF, DEFAULT_IMGSZ, DEFAULT_WEBCAM_IMGSZ
+    (every setting it does not name keeps its one default, in ``vision.model_settings``)."""
     models_dir.mkdir(parents=True, exist_ok=True)
-    info_path = models_dir / MODEL_INFO_FILE
-    info = json.loads(info_path.read_text()) if info_path.exists() else {}
+    document = read_settings_document(models_dir)
     if detector is not None:
         if Path(detector).resolve() != (models_dir / DETECTOR_FILE).resolve():
             shutil.copyfile(detector, models_dir / DETECTOR_FILE)
-        info["detector"] = DETECTOR_FILE
+        document.setdefault("detector", {})["weights"] = DETECTOR_FILE
+    if detect_imgsz:
+        document.setdefault("detector", {}).setdefault("imgsz", detect_imgsz)
     if classifier is not None:
         if Path(classifier).resolve() != (models_dir / CLASSIFIER_FILE).resolve():
             shutil.copyfile(classifier, models_dir / CLASSIFIER_FILE)
-        info["classifier"] = CLASSIFIER_FILE
+        document.setdefault("classifiers", {})["main"] = CLASSIFIER_FILE
         if classifier_channels:
-            info["classifier_channels"] = classifier_channels
-    info.setdefault("imgsz", detect_imgsz or DEFAULT_IMGSZ)
-    info.setdefault("webcam_imgsz", DEFAULT_WEBCAM_IMGSZ)
-    info.setdefault("conf", DEFAULT_CONF)
-    info.setdefault("classifier_imgsz", CLASSIFIER_IMGSZ)
-    info["updated"] = time.strftime("%Y-%m-%d %H:%M")
-    info_path.write_text(json.dumps(info, indent=2) + "\n")
-    return info_path
+            document["classifiers"]["channels"] = classifier_channels
+    return write_settings_document(models_dir, document)
 
 
-def add_commands(commands: "argparse._SubParsersAction") -> None:
+def add_commands(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "train", help="train the card detector on a dataset from 'ginscore synth'",
+        "train",
+        help="train the card detector on a dataset from 'ginscore synth'",
         description="Train the corner-index detector and/or the card classifier with ultralytics. "
-                    "Starts from the shipped models (or from scratch with --scratch); never downloads "
-                    "weights. The best weights are installed into models/ unless --no-install.")
-    parser.add_argument("data", type=Path, help="dataset folder written by 'ginscore synth' (use --crops there for the classifier)")
+        "Starts from the shipped models (or from scratch with --scratch); never downloads "
+        "weights. The best weights are installed into models/ unless --no-install.",
+    )
+    parser.add_argument(
+        "data", type=Path, help="dataset folder written by 'ginscore synth' (use --crops there for the classifier)"
+    )
     parser.add_argument("--part", choices=["detector", "classifier", "both"], default="both")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--imgsz", type=int, default=640, help="detector training image size")
@@ -291,13 +376,22 @@ def add_commands(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--device", default=None, help="'cpu', '0' for the first GPU; default: a GPU if there is one")
     parser.add_argument("--hours", type=float, default=None, help="wall-time budget per model (overrides --epochs)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--cache", choices=["ram", "disk", "none"], default="none",
-                        help="cache decoded images (ram needs ~1 GB per 1,000 scenes at 640)")
+    parser.add_argument(
+        "--cache",
+        choices=["ram", "disk", "none"],
+        default="none",
+        help="cache decoded images (ram needs ~1 GB per 1,000 scenes at 640)",
+    )
     parser.add_argument("--scratch", action="store_true", help="start from random weights, not the shipped model")
     parser.add_argument("--weights", default=None, help="start from these detector weights")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the interrupted runs of --part in runs/detector and runs/classifier")
-    parser.add_argument("--project", type=Path, default=Path("runs"), help="where ultralytics writes runs (default runs/)")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the interrupted runs of --part in runs/detector and runs/classifier",
+    )
+    parser.add_argument(
+        "--project", type=Path, default=Path("runs"), help="where ultralytics writes runs (default runs/)"
+    )
     parser.add_argument("--models-dir", type=Path, default=MODELS_DIR, help="where to install the weights")
     parser.add_argument("--no-install", action="store_true", help="leave models/ alone")
     parser.set_defaults(run=run_train)
@@ -313,16 +407,33 @@ def run_train(args: argparse.Namespace) -> int:
     detector = classifier = None
     if args.part in ("detector", "both"):
         detector = train_detector(
-            data_yaml, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, device=args.device,
-            hours=args.hours, weights="yolov8n.yaml" if args.scratch else args.weights,
-            workers=args.workers, project=args.project, resume=args.resume, models_dir=args.models_dir,
-            cache=False if args.cache == "none" else args.cache)
+            data_yaml,
+            epochs=args.epochs,
+            imgsz=args.imgsz,
+            batch=args.batch,
+            device=args.device,
+            hours=args.hours,
+            weights="yolov8n.yaml" if args.scratch else args.weights,
+            workers=args.workers,
+            project=args.project,
+            resume=args.resume,
+            models_dir=args.models_dir,
+            cache=False if args.cache == "none" else args.cache,
+        )
     if args.part in ("classifier", "both"):
         classifier = train_classifier(
-            crops, epochs=args.epochs, device=args.device, hours=args.hours,
-            weights="yolov8n-cls.yaml" if args.scratch else None, workers=args.workers,
-            project=args.project, models_dir=args.models_dir, batch=max(args.batch, 64), resume=args.resume,
-            cache=False if args.cache == "none" else args.cache)
+            crops,
+            epochs=args.epochs,
+            device=args.device,
+            hours=args.hours,
+            weights="yolov8n-cls.yaml" if args.scratch else None,
+            workers=args.workers,
+            project=args.project,
+            models_dir=args.models_dir,
+            batch=max(args.batch, 64),
+            resume=args.resume,
+            cache=False if args.cache == "none" else args.cache,
+        )
     channels = None
     if classifier is not None:
         channels, bgr, rgb = classifier_channel_order(classifier, crops / "val")

@@ -27,6 +27,7 @@ the classifier crops. The detector learns only from photos where every card save
 One photo in five of those (by a hash of the photo, so it never changes) is held out: ``retrain``
 measures on them and never trains on them.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,14 +35,15 @@ import hashlib
 import json
 import shutil
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from engine.cards import CARD_CODES
-from vision.userdata import examples_dir
+from vision.training.userdata import examples_dir
 
-HELD_OUT_EVERY = 5          # one detector-safe photo in this many is held out for measuring
-CROP_COPIES = 4             # crops per labelled box (jittered like a detector's boxes)
+HELD_OUT_EVERY = 5  # one detector-safe photo in this many is held out for measuring
+CROP_COPIES = 4  # crops per labelled box (jittered like a detector's boxes)
 
 
 def _canonical(codes: Iterable[str]) -> list[str]:
@@ -90,7 +92,7 @@ def label_reading(reading: dict[str, Any], saved_cards: Iterable[str]) -> dict[s
         if len(options) != 1:
             continue
         rivals = [r for r in open_removed if _related(r, options[0], read[r]["runner_ups"])]
-        if rivals == [code]:                        # the only pairing either way
+        if rivals == [code]:  # the only pairing either way
             pairs[code] = options[0]
     still_added = [code for code in added if code not in pairs.values()]
     boxes = [(code, box) for code in read if code in saved for box in read[code]["boxes"]]
@@ -98,19 +100,34 @@ def label_reading(reading: dict[str, Any], saved_cards: Iterable[str]) -> dict[s
     unpaired = [code for code in removed if code not in pairs]
     negatives = [box for code in unpaired for box in read[code]["boxes"]] if not still_added else []
     unknown = [box for code in unpaired for box in read[code]["boxes"]] if still_added else []
-    return {"boxes": boxes, "negatives": negatives, "unknown": unknown, "added_by_hand": still_added,
-            "corrected": sorted(pairs.items()), "removed": unpaired,
-            "detector_safe": not still_added and not unknown and bool(boxes)}
+    return {
+        "boxes": boxes,
+        "negatives": negatives,
+        "unknown": unknown,
+        "added_by_hand": still_added,
+        "corrected": sorted(pairs.items()),
+        "removed": unpaired,
+        "detector_safe": not still_added and not unknown and bool(boxes),
+    }
 
 
 def _yolo_line(code: str, box: tuple[float, ...], width: int, height: int) -> str:
-    x0, y0, x1, y1 = (max(0.0, min(float(v), limit)) for v, limit in zip(box, (width, height, width, height)))
-    return (f"{CARD_CODES.index(code)} {(x0 + x1) / 2 / width:.6f} {(y0 + y1) / 2 / height:.6f} "
-            f"{(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}")
+    x0, y0, x1, y1 = (
+        max(0.0, min(float(v), limit)) for v, limit in zip(box, (width, height, width, height), strict=True)
+    )
+    return (
+        f"{CARD_CODES.index(code)} {(x0 + x1) / 2 / width:.6f} {(y0 + y1) / 2 / height:.6f} "
+        f"{(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}"
+    )
 
 
-def collect_example(instance: Path | str | None, image: bytes, reading: dict[str, Any], saved_cards: Iterable[str],
-                    source: dict[str, Any] | None = None) -> Path | None:
+def collect_example(
+    instance: Path | str | None,
+    image: bytes,
+    reading: dict[str, Any],
+    saved_cards: Iterable[str],
+    source: dict[str, Any] | None = None,
+) -> Path | None:
     """Keep one saved photo as a training example; returns its label file (None: nothing to learn from it)."""
     labelled = label_reading(reading, saved_cards)
     if not labelled["boxes"] and not labelled["negatives"]:
@@ -129,11 +146,16 @@ def collect_example(instance: Path | str | None, image: bytes, reading: dict[str
         classes.write_text("\n".join(CARD_CODES) + "\n")
     held_out = labelled["detector_safe"] and int(digest[:8], 16) % HELD_OUT_EVERY == 0
     notes = {
-        "created": time.strftime("%Y-%m-%d %H:%M:%S"), "image_size": [width, height],
-        "split": "held_out" if held_out else "train", "detector_safe": labelled["detector_safe"],
-        "negatives": [list(b) for b in labelled["negatives"]], "unknown": [list(b) for b in labelled["unknown"]],
-        "added_by_hand": labelled["added_by_hand"], "corrected": [list(p) for p in labelled["corrected"]],
-        "removed": labelled["removed"], "cards": sorted({code for code, _ in labelled["boxes"]}, key=CARD_CODES.index),
+        "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "image_size": [width, height],
+        "split": "held_out" if held_out else "train",
+        "detector_safe": labelled["detector_safe"],
+        "negatives": [list(b) for b in labelled["negatives"]],
+        "unknown": [list(b) for b in labelled["unknown"]],
+        "added_by_hand": labelled["added_by_hand"],
+        "corrected": [list(p) for p in labelled["corrected"]],
+        "removed": labelled["removed"],
+        "cards": sorted({code for code, _ in labelled["boxes"]}, key=CARD_CODES.index),
         "source": source or {},
     }
     (folder / "images" / f"{name}.jpg").write_bytes(image)
@@ -144,6 +166,7 @@ def collect_example(instance: Path | str | None, image: bytes, reading: dict[str
 
 
 # ------------------------------------------------------------------ reading the collection back
+
 
 def load_examples(instance: Path | str | None = None) -> list[dict[str, Any]]:
     """Every collected example: name, paths, notes and its labelled boxes [(code, x0, y0, x1, y1)] in pixels."""
@@ -166,7 +189,7 @@ def load_examples(instance: Path | str | None = None) -> list[dict[str, Any]]:
                 cx, cy, w, h = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
                 boxes.append((CARD_CODES[int(class_id)], cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
         except (ValueError, KeyError, IndexError, json.JSONDecodeError):
-            continue                                  # a damaged example is skipped, never fatal
+            continue  # a damaged example is skipped, never fatal
         examples.append({"name": name, "image": image, "label": label, "notes": notes, "boxes": boxes})
     return examples
 
@@ -177,19 +200,28 @@ def summary(instance: Path | str | None = None) -> dict[str, Any]:
     return {
         "folder": str(examples_dir(instance)),
         "photos": len(examples),
-        "detector_photos": sum(e["notes"].get("detector_safe", False) and e["notes"].get("split") == "train"
-                               for e in examples),
+        "detector_photos": sum(
+            e["notes"].get("detector_safe", False) and e["notes"].get("split") == "train" for e in examples
+        ),
         "held_out": sum(e["notes"].get("split") == "held_out" for e in examples),
         "boxes": sum(len(e["boxes"]) for e in examples),
         "corrected": sum(len(e["notes"].get("corrected", [])) for e in examples),
         "negatives": sum(len(e["notes"].get("negatives", [])) for e in examples),
         "added_by_hand": sum(len(e["notes"].get("added_by_hand", [])) for e in examples),
-        "examples": [{"name": e["name"], "created": e["notes"].get("created", ""), "boxes": len(e["boxes"]),
-                      "cards": len(e["notes"].get("cards", [])), "split": e["notes"].get("split", "train"),
-                      "detector": bool(e["notes"].get("detector_safe")),
-                      "corrected": [f"{a}->{b}" for a, b in e["notes"].get("corrected", [])],
-                      "negatives": len(e["notes"].get("negatives", [])),
-                      "added_by_hand": e["notes"].get("added_by_hand", [])} for e in examples],
+        "examples": [
+            {
+                "name": e["name"],
+                "created": e["notes"].get("created", ""),
+                "boxes": len(e["boxes"]),
+                "cards": len(e["notes"].get("cards", [])),
+                "split": e["notes"].get("split", "train"),
+                "detector": bool(e["notes"].get("detector_safe")),
+                "corrected": [f"{a}->{b}" for a, b in e["notes"].get("corrected", [])],
+                "negatives": len(e["notes"].get("negatives", [])),
+                "added_by_hand": e["notes"].get("added_by_hand", []),
+            }
+            for e in examples
+        ],
     }
 
 
@@ -209,8 +241,16 @@ def write_held_out_folder(instance: Path | str | None, out: Path) -> Path | None
     return out
 
 
-def add_to_dataset(instance: Path | str | None, dataset: Path, *, detector: bool = True, crops: bool = True,
-                   copies: int = CROP_COPIES, max_side: int = 1280, seed: int = 0) -> dict[str, int]:
+def add_to_dataset(
+    instance: Path | str | None,
+    dataset: Path,
+    *,
+    detector: bool = True,
+    crops: bool = True,
+    copies: int = CROP_COPIES,
+    max_side: int = 1280,
+    seed: int = 0,
+) -> dict[str, int]:
     """Write the training examples into a ``ginscore synth`` dataset: detector-safe photos into
     ``images/train`` + ``labels/train``, and jittered crops of every labelled box (and the "none" boxes)
     into ``crops/train/<code>`` and ``crops/train/none``. Held-out examples are left out."""
@@ -218,7 +258,7 @@ def add_to_dataset(instance: Path | str | None, dataset: Path, *, detector: bool
     import numpy as np
 
     from vision.crops import crop_index
-    from vision.synth.dataset import REJECT_CLASS
+    from vision.detector import REJECT_CLASS
 
     rng = np.random.default_rng(seed)
     counts = {"photos": 0, "detector_photos": 0, "crops": 0, "none_crops": 0}
@@ -236,9 +276,11 @@ def add_to_dataset(instance: Path | str | None, dataset: Path, *, detector: bool
             small = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else pixels
             (dataset / "images" / "train").mkdir(parents=True, exist_ok=True)
             (dataset / "labels" / "train").mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(dataset / "images" / "train" / f"{example['name']}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            cv2.imwrite(
+                str(dataset / "images" / "train" / f"{example['name']}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92]
+            )
             lines = [_yolo_line(code, box, width, height) for code, *box in example["boxes"]]
-            (dataset / "labels" / "train" / f"{example['name']}.txt").write_text("".join(f"{l}\n" for l in lines))
+            (dataset / "labels" / "train" / f"{example['name']}.txt").write_text("".join(f"{line}\n" for line in lines))
             counts["detector_photos"] += 1
         if not crops:
             continue
@@ -261,14 +303,18 @@ def add_to_dataset(instance: Path | str | None, dataset: Path, *, detector: bool
 
 # ------------------------------------------------------------------ command line
 
-def add_commands(commands: "argparse._SubParsersAction") -> None:
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "examples", help="list the corrected photos collected for retraining",
+        "examples",
+        help="list the corrected photos collected for retraining",
         description="List what the web app has collected from saved photo hands (instance/examples): photos, "
-                    "labelled index boxes, corrections, 'not a card' boxes, cards added by hand, and which photos "
-                    "teach the detector or are held out for measuring. 'ginscore retrain' learns from them.")
-    parser.add_argument("--instance", type=Path, default=None,
-                        help="instance folder (default: $GINSCORE_INSTANCE or instance/)")
+        "labelled index boxes, corrections, 'not a card' boxes, cards added by hand, and which photos "
+        "teach the detector or are held out for measuring. 'ginscore retrain' learns from them.",
+    )
+    parser.add_argument(
+        "--instance", type=Path, default=None, help="instance folder (default: $GINSCORE_INSTANCE or instance/)"
+    )
     parser.add_argument("--json", action="store_true", help="print the listing as JSON")
     parser.set_defaults(run=run_examples)
 
@@ -279,20 +325,27 @@ def run_examples(args: argparse.Namespace) -> int:
         print(json.dumps(info, indent=1))
         return 0
     if not info["photos"]:
-        print(f"no examples collected yet in {info['folder']}: save photo hands in the web app "
-              f"(with 'Keep photos' on in Settings and collecting on in Training)")
+        print(
+            f"no examples collected yet in {info['folder']}: save photo hands in the web app "
+            f"(with 'Keep photos' on in Settings and collecting on in Training)"
+        )
         return 0
     print(f"{'example':<20} {'saved':<19} {'boxes':>5} {'cards':>5}  {'use':<22} corrections")
     for e in info["examples"]:
-        use = "held out (measuring)" if e["split"] == "held_out" else ("detector + classifier" if e["detector"]
-                                                                        else "classifier only")
+        use = (
+            "held out (measuring)"
+            if e["split"] == "held_out"
+            else ("detector + classifier" if e["detector"] else "classifier only")
+        )
         notes = ", ".join(e["corrected"])
         if e["negatives"]:
             notes += (", " if notes else "") + f"{e['negatives']} 'none' box{'es' if e['negatives'] != 1 else ''}"
         if e["added_by_hand"]:
             notes += (", " if notes else "") + "added by hand: " + " ".join(e["added_by_hand"])
         print(f"{e['name']:<20} {e['created']:<19} {e['boxes']:>5} {e['cards']:>5}  {use:<22} {notes or '-'}")
-    print(f"{info['photos']} photos ({info['detector_photos']} teach the detector, {info['held_out']} held out), "
-          f"{info['boxes']} labelled index boxes, {info['corrected']} corrected readings, {info['negatives']} "
-          f"'none' boxes, {info['added_by_hand']} cards added by hand -> {info['folder']}")
+    print(
+        f"{info['photos']} photos ({info['detector_photos']} teach the detector, {info['held_out']} held out), "
+        f"{info['boxes']} labelled index boxes, {info['corrected']} corrected readings, {info['negatives']} "
+        f"'none' boxes, {info['added_by_hand']} cards added by hand -> {info['folder']}"
+    )
     return 0

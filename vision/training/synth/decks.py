@@ -8,6 +8,7 @@ Assets live in the repository's ``datasets/`` folder (rebuilt by ``datasets/buil
 - ``backs/<name>.png``: card backs (hard negatives), RGBA like the faces.
 - ``surfaces/<name>.jpg``: table-surface photos.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,8 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.paths import DATASETS_DIR
 
-DATASETS = Path(__file__).resolve().parents[2] / "datasets"
+DATASETS = DATASETS_DIR
 SPLITS = ("train", "val")
 
 Box = tuple[int, int, int, int]
@@ -44,8 +46,10 @@ class Deck:
         return width, height
 
     def __repr__(self) -> str:
-        return (f"Deck({self.deck_id!r}, split={self.split!r}, faces={len(self.faces)}, "
-                f"size={self.face_size if self.faces else None})")
+        return (
+            f"Deck({self.deck_id!r}, split={self.split!r}, faces={len(self.faces)}, "
+            f"size={self.face_size if self.faces else None})"
+        )
 
 
 def _read_rgba(path: Path) -> np.ndarray:
@@ -70,10 +74,11 @@ def load_deck(folder: Path) -> Deck:
         face = _read_rgba(face_path)
         height, width = face.shape[:2]
         faces[code] = face
-        boxes[code] = [(round(x0 * width), round(y0 * height), round(x1 * width), round(y1 * height))
-                       for x0, y0, x1, y1 in meta["index_regions"].get(code, [])]
-    return Deck(folder.name, meta["name"], meta["split"], meta["license"], meta.get("source", ""),
-                faces, boxes)
+        boxes[code] = [
+            (round(x0 * width), round(y0 * height), round(x1 * width), round(y1 * height))
+            for x0, y0, x1, y1 in meta["index_regions"].get(code, [])
+        ]
+    return Deck(folder.name, meta["name"], meta["split"], meta["license"], meta.get("source", ""), faces, boxes)
 
 
 def deck_folders(root: Path | str | None = None) -> list[Path]:
@@ -123,8 +128,9 @@ def load_surface_photos(root: Path | str | None = None) -> list[np.ndarray]:
 SHEET_CODES = ("As", "Th", "7c", "Qd", "Ks", "Jh")
 
 
-def draw_contact_sheet(decks: list[Deck], out_path: Path | str,
-                       codes: tuple[str, ...] = SHEET_CODES, card_height: int = 170) -> Path:
+def draw_contact_sheet(
+    decks: list[Deck], out_path: Path | str, codes: tuple[str, ...] = SHEET_CODES, card_height: int = 170
+) -> Path:
     """Write a PNG showing a few faces of every deck with their index boxes drawn on."""
     from PIL import Image, ImageDraw
 
@@ -132,8 +138,9 @@ def draw_contact_sheet(decks: list[Deck], out_path: Path | str,
         raise ValueError("no decks to draw")
     label_w, pad = 190, 6
     card_w = round(card_height * 0.75)
-    sheet = Image.new("RGB", (label_w + len(codes) * (card_w + pad) + pad,
-                              len(decks) * (card_height + pad) + pad), (40, 90, 60))
+    sheet = Image.new(
+        "RGB", (label_w + len(codes) * (card_w + pad) + pad, len(decks) * (card_height + pad) + pad), (40, 90, 60)
+    )
     draw = ImageDraw.Draw(sheet)
     for row, deck in enumerate(decks):
         top = pad + row * (card_height + pad)
@@ -145,8 +152,9 @@ def draw_contact_sheet(decks: list[Deck], out_path: Path | str,
             face = face.resize((round(face.width * scale), card_height), Image.LANCZOS)
             face_draw = ImageDraw.Draw(face)
             for x0, y0, x1, y1 in deck.index_boxes[code]:
-                face_draw.rectangle([x0 * scale, y0 * scale, x1 * scale - 1, y1 * scale - 1],
-                                    outline=(0, 200, 255, 255), width=1)
+                face_draw.rectangle(
+                    [x0 * scale, y0 * scale, x1 * scale - 1, y1 * scale - 1], outline=(0, 200, 255, 255), width=1
+                )
             sheet.paste(face, (label_w + pad + column * (card_w + pad), top), face)
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -158,28 +166,32 @@ def run_decks(args: argparse.Namespace) -> int:
     """``ginscore decks``: list the decks, optionally write a contact sheet."""
     decks = load_decks(args.root, args.split)
     if not decks:
-        raise ValueError(f"no decks found under {args.root or DATASETS}"
-                         + (f" with split {args.split}" if args.split else ""))
+        raise ValueError(
+            f"no decks found under {args.root or DATASETS}" + (f" with split {args.split}" if args.split else "")
+        )
     print(f"{'deck':30s} {'split':5s} {'faces':>5s} {'size':>9s}  licence")
     for deck in decks:
         width, height = deck.face_size
-        print(f"{deck.deck_id:30s} {deck.split:5s} {len(deck.faces):5d} {width:4d}x{height:<4d}"
-              f"  {deck.license}")
-    print(f"{len(decks)} decks, {len(load_backs(args.root))} backs, "
-          f"{len(surface_photo_paths(args.root))} surface photos")
+        print(f"{deck.deck_id:30s} {deck.split:5s} {len(deck.faces):5d} {width:4d}x{height:<4d}  {deck.license}")
+    print(
+        f"{len(decks)} decks, {len(load_backs(args.root))} backs, {len(surface_photo_paths(args.root))} surface photos"
+    )
     if args.contact_sheet:
         path = draw_contact_sheet(decks, args.contact_sheet)
         print(f"contact sheet: {path}")
     return 0
 
 
-def add_commands(commands: "argparse._SubParsersAction") -> None:
+def add_commands(commands: argparse._SubParsersAction) -> None:
     """Register ``ginscore decks`` on the ``ginscore`` parser."""
-    parser = commands.add_parser("decks", help="list the card decks used for synthetic data",
-                                 description="List the deck designs (card art) and optionally "
-                                             "draw a contact sheet with their index boxes.")
-    parser.add_argument("--contact-sheet", metavar="OUT.png",
-                        help="write a PNG with a few faces of every deck and their index boxes")
+    parser = commands.add_parser(
+        "decks",
+        help="list the card decks used for synthetic data",
+        description="List the deck designs (card art) and optionally draw a contact sheet with their index boxes.",
+    )
+    parser.add_argument(
+        "--contact-sheet", metavar="OUT.png", help="write a PNG with a few faces of every deck and their index boxes"
+    )
     parser.add_argument("--split", choices=SPLITS, help="only decks of this split")
     parser.add_argument("--root", help="datasets folder (default: the repository's datasets/)")
     parser.set_defaults(run=run_decks)

@@ -1,0 +1,356 @@
+"""``models/model.json``: the reader's model files and settings, in one typed schema.
+
+The file has four sections, each a frozen dataclass below with one default per setting::
+
+    {
+      "detector":    {"weights": "card_index_detector.pt", "imgsz": 1024, "webcam_imgsz": 640,
+                      "proposal_conf": 0.2},
+      "classifiers": {"main": "card_index_classifier.pt", "partners": ["..."], "mix": 0.34,
+                      "channels": "bgr", "rotations": 4, "isolate": 0.0},
+      "decision":    {"conf": 0.25, "detector_weight": 0.5, "reject_gate": 0.15, "review_below": 0.5, ...},
+      "passes":      {"close_up_imgsz": 416, "close_up_index_px": 60, "far_imgsz": 1600, ...},
+      "updated": "2026-12-01 04:50"
+    }
+
+The file is validated when it is loaded: a value of the wrong type or range, or an unknown key, is a
+``ModelError`` that names the key (and the closest known one). A file in the flat layout used before
+December 2026 (``{"imgsz": 1024, "conf": 0.25, ...}``) is read the same, its keys moved to their sections.
+
+Only this module reads or writes model.json.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import os
+import time
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vision.paths import MODELS_DIR_ENV, models_dir
+
+MODEL_SETTINGS_FILE = "model.json"
+DETECTOR_FILE = "card_index_detector.pt"
+CLASSIFIER_FILE = "card_index_classifier.pt"
+USE_ONNX_ENV = "GINSCORE_ONNX"  # "0": ignore an ONNX export beside the .pt detector
+CHANNEL_ORDERS = ("bgr", "rgb")
+
+
+class ModelError(ValueError):
+    """The model files are missing or are not a card-index model; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """The YOLO corner-index detector and the sizes it reads at."""
+
+    weights: Path = Path(DETECTOR_FILE)
+    imgsz: int = 1024  # photos: real-val index boxes are 15-65 px at this size
+    webcam_imgsz: int = 640  # webcam frames (640 x 480) at their own size
+    proposal_conf: float = 0.1  # the detector's own threshold for boxes sent to the classifiers
+
+
+@dataclass(frozen=True)
+class ClassifierSettings:
+    """The crop classifiers that read which card each index box shows (none: a 52-class detector)."""
+
+    main: Path | None = Path(CLASSIFIER_FILE)
+    # more classifiers whose readings are combined with the main one's (geometric mean, the main one
+    # weighted ``mix``, the partners sharing the rest equally)
+    partners: tuple[Path, ...] = ()
+    mix: float = 1.0
+    channels: str = "bgr"  # channel order the classifier networks were trained on
+    rotations: int = 4  # photos: average over 1, 2 or 4 quarter turns of each crop
+    # the main classifier reads crops with everything beyond this margin (a fraction of the crop side)
+    # outside the index box painted as paper (``vision.crops.isolate_box``); 0: plain crops
+    isolate: float = 0.0
+
+
+@dataclass(frozen=True)
+class DecisionSettings:
+    """Which readings are kept as cards, and which are shown to the user to check."""
+
+    conf: float = 0.25  # lowest confidence kept
+    detector_weight: float = 1.0  # a reading's confidence: detector ** detector_weight x classifier
+    # a box that any classifier with a "not a card" class rejects with at least this is no card
+    # (0: its card probabilities are only scaled down by the reject probability)
+    reject_gate: float = 0.0
+    review_below: float = 0.5  # a card read less surely than this is flagged for the user to check
+    # the second way in (photos only): a box proposed from sure_proposal_conf, below proposal_conf, is
+    # kept, flagged, when the classifiers read it as one card with at least sure_classifier. 0: off
+    sure_proposal_conf: float = 0.0
+    sure_classifier: float = 1.0
+    # doubted cards (photos only): a box proposed from doubted_proposal_conf is dropped by the "not a
+    # card" gate only from doubted_reject_gate; between the two gates it is kept, flagged. 0: off
+    doubted_proposal_conf: float = 0.0
+    doubted_reject_gate: float = 1.0
+
+
+@dataclass(frozen=True)
+class PassSettings:
+    """Second detector passes over one photo, for close-ups and for far shots (photos only)."""
+
+    close_up_imgsz: int = 0  # a smaller pass when the indices are large or few; 0: none
+    close_up_index_px: float = 40.0  # median index side (at imgsz) from which the close-up pass runs
+    close_up_min_boxes: int = 4  # ... or when the first pass proposes fewer boxes than this
+    far_imgsz: int = 0  # a larger pass when the indices are small (the table from a chair); 0: none
+    far_index_px: float = 20.0  # median index side (at imgsz) below which the far pass runs
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """What a models folder's ``model.json`` says, its file names resolved in that folder."""
+
+    detector: DetectorSettings = field(default_factory=DetectorSettings)
+    classifiers: ClassifierSettings = field(default_factory=ClassifierSettings)
+    decision: DecisionSettings = field(default_factory=DecisionSettings)
+    passes: PassSettings = field(default_factory=PassSettings)
+    updated: str = ""
+
+    def replace(self, **sections: dict[str, Any]) -> ModelSettings:
+        """A copy with some settings changed, by section: ``settings.replace(decision={"conf": 0.3})``."""
+        changed = {name: dataclasses.replace(getattr(self, name), **values) for name, values in sections.items()}
+        return dataclasses.replace(self, **changed)
+
+
+SECTIONS: dict[str, type] = {
+    "detector": DetectorSettings,
+    "classifiers": ClassifierSettings,
+    "decision": DecisionSettings,
+    "passes": PassSettings,
+}
+TOP_LEVEL_KEYS = (*SECTIONS, "updated")
+FILE_FIELDS = {("detector", "weights"), ("classifiers", "main"), ("classifiers", "partners")}
+
+# the flat layout of model.json before December 2026: old key -> (section, key); None: a key that was
+# written but never read, dropped
+FLAT_KEYS: dict[str, tuple[str, str] | None] = {
+    "detector": ("detector", "weights"),
+    "imgsz": ("detector", "imgsz"),
+    "webcam_imgsz": ("detector", "webcam_imgsz"),
+    "proposal_conf": ("detector", "proposal_conf"),
+    "classifier": ("classifiers", "main"),
+    "partner_classifier": ("classifiers", "partners"),
+    "classifier_mix": ("classifiers", "mix"),
+    "classifier_channels": ("classifiers", "channels"),
+    "classifier_rotations": ("classifiers", "rotations"),
+    "classifier_isolate": ("classifiers", "isolate"),
+    "classifier_imgsz": None,
+    "conf": ("decision", "conf"),
+    "detector_weight": ("decision", "detector_weight"),
+    "reject_gate": ("decision", "reject_gate"),
+    "review_below": ("decision", "review_below"),
+    "sure_proposal_conf": ("decision", "sure_proposal_conf"),
+    "sure_classifier": ("decision", "sure_classifier"),
+    "doubted_proposal_conf": ("decision", "doubted_proposal_conf"),
+    "doubted_reject_gate": ("decision", "doubted_reject_gate"),
+    "close_up_imgsz": ("passes", "close_up_imgsz"),
+    "close_up_index_px": ("passes", "close_up_index_px"),
+    "close_up_min_boxes": ("passes", "close_up_min_boxes"),
+    "far_imgsz": ("passes", "far_imgsz"),
+    "far_index_px": ("passes", "far_index_px"),
+}
+
+
+def settings_path(folder: Path | None = None) -> Path:
+    """The model.json of a models folder (default: ``vision.paths.models_dir()``)."""
+    return (Path(folder) if folder is not None else models_dir()) / MODEL_SETTINGS_FILE
+
+
+def read_settings_document(folder: Path | None = None) -> dict[str, Any]:
+    """A models folder's model.json as a validated nested dict (sections and ``updated``); ``{}`` when
+    the folder has none. The flat layout of older files is moved into the sections."""
+    path = settings_path(folder)
+    if not path.exists():
+        return {}
+    try:
+        document = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise ModelError(f"{path}: not valid JSON ({error}); fix or delete it") from None
+    if not isinstance(document, dict):
+        raise ModelError(f"{path}: expected a JSON object with the sections {', '.join(SECTIONS)}")
+    return validated_document(document, str(path))
+
+
+def validated_document(document: dict[str, Any], where: str = MODEL_SETTINGS_FILE) -> dict[str, Any]:
+    """``document`` checked against the schema (in the nested or the older flat layout), nested.
+
+    >>> validated_document({"decision": {"conf": 0.3}})
+    {'decision': {'conf': 0.3}}
+    >>> validated_document({"conf": 0.3, "imgsz": 800})
+    {'decision': {'conf': 0.3}, 'detector': {'imgsz': 800}}
+    >>> validated_document({"decision": {"review_bellow": 0.4}})
+    Traceback (most recent call last):
+    ...
+    vision.model_settings.ModelError: model.json: unknown key decision.review_bellow (did you mean review_below?)
+    """
+    if document and not any(isinstance(value, dict) for value in document.values()):
+        document = _nested_from_flat(document, where)
+    nested: dict[str, Any] = {}
+    for key, value in document.items():
+        if key not in TOP_LEVEL_KEYS:
+            raise ModelError(f"{where}: unknown key {key}{_did_you_mean(key, TOP_LEVEL_KEYS)}")
+        if key == "updated":
+            if not isinstance(value, str):
+                raise ModelError(f'{where}: updated must be text such as "2026-12-01 04:50", not {value!r}')
+            nested[key] = value
+            continue
+        if not isinstance(value, dict):
+            raise ModelError(f"{where}: {key} must be an object of settings, not {value!r}")
+        known = {f.name: f for f in dataclasses.fields(SECTIONS[key])}
+        section = {}
+        for name, item in value.items():
+            if name not in known:
+                raise ModelError(f"{where}: unknown key {key}.{name}{_did_you_mean(name, known)}")
+            section[name] = _checked(f"{where}: {key}.{name}", item, _field_type(SECTIONS[key], name))
+        nested[key] = section
+    return nested
+
+
+def _nested_from_flat(flat: dict[str, Any], where: str) -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    for key, value in flat.items():
+        if key == "updated":
+            nested[key] = value
+            continue
+        if key not in FLAT_KEYS:
+            raise ModelError(f"{where}: unknown key {key}{_did_you_mean(key, FLAT_KEYS)}")
+        target = FLAT_KEYS[key]
+        if target is None:
+            continue
+        section, name = target
+        if name == "partners":
+            value = [] if not value else [value] if isinstance(value, str) else value
+        nested.setdefault(section, {})[name] = value
+    return nested
+
+
+def _did_you_mean(name: str, known: Any) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
+
+
+def _field_type(section: type, name: str) -> Any:
+    return typing.get_type_hints(section)[name]
+
+
+def _checked(where: str, value: Any, kind: Any) -> Any:
+    """A JSON value checked against a field's type (file names stay text here)."""
+    optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
+    if value is None:
+        if optional:
+            return None
+        raise ModelError(f"{where} may not be null")
+    if optional:
+        kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+    if kind is Path:
+        if not isinstance(value, str) or not value:
+            raise ModelError(f"{where} must be a file name in the models folder, not {value!r}")
+        return value
+    if typing.get_origin(kind) is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise ModelError(f"{where} must be a list of file names, not {value!r}")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ModelError(f"{where} must be a whole number, 0 or more, not {value!r}")
+        return value
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ModelError(f"{where} must be a number, 0 or more, not {value!r}")
+        return float(value)
+    if kind is str:
+        if value not in CHANNEL_ORDERS:
+            raise ModelError(f"{where} must be one of {', '.join(CHANNEL_ORDERS)}, not {value!r}")
+        return value
+    raise TypeError(f"model.json schema: no check for {kind}")  # pragma: no cover - a schema bug
+
+
+def read_model_settings(folder: Path | None = None) -> ModelSettings:
+    """The model files and settings of a models folder; ``ModelError`` when there is no detector."""
+    folder = Path(folder) if folder is not None else models_dir()
+    document = read_settings_document(folder)
+    where = settings_path(folder)
+    sections: dict[str, Any] = {}
+    for name, kind in SECTIONS.items():
+        values = dict(document.get(name, {}))
+        if name == "detector":
+            detector = folder / values.get("weights", DETECTOR_FILE)
+            if not detector.exists():
+                raise ModelError(
+                    f"no detector model at {detector}; put the trained {DETECTOR_FILE} there "
+                    f"(or point ${MODELS_DIR_ENV} at a folder holding one)"
+                )
+            values["weights"] = _faster_sibling(detector)
+        if name == "classifiers":
+            if "main" in values:
+                values["main"] = _named_file(folder, values["main"], where)
+            else:
+                values["main"] = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
+            values["partners"] = tuple(_named_file(folder, v, where) for v in values.get("partners", []))
+        sections[name] = kind(**values)
+    return ModelSettings(**sections, updated=document.get("updated", ""))
+
+
+def _named_file(folder: Path, name: str | None, where: Path) -> Path | None:
+    if not name:
+        return None
+    path = folder / name
+    if not path.exists():
+        raise ModelError(f"{where} names {path}, which does not exist; copy it there or remove the key")
+    return path
+
+
+def onnx_runtime_available() -> bool:
+    """Whether onnxruntime is installed (it runs an exported detector faster than torch on CPU)."""
+    import importlib.util
+
+    return importlib.util.find_spec("onnxruntime") is not None
+
+
+def _faster_sibling(detector: Path) -> Path:
+    """The ONNX export beside a ``.pt`` detector when it is up to date and onnxruntime can run it."""
+    exported = detector.with_suffix(".onnx")
+    if (
+        detector.suffix == ".pt"
+        and exported.exists()
+        and exported.stat().st_mtime >= detector.stat().st_mtime
+        and os.environ.get(USE_ONNX_ENV, "1") != "0"
+        and onnx_runtime_available()
+    ):
+        return exported
+    return detector
+
+
+def review_threshold(folder: Path | None = None) -> float:
+    """The confidence below which a card read from a photo is flagged for the user to check: chosen with
+    the model on real-val and real-clutter together (models/MODEL_CARD.md), recorded in model.json."""
+    try:
+        return read_model_settings(folder).decision.review_below
+    except ModelError:
+        return DecisionSettings.review_below
+
+
+def write_settings_document(folder: Path, document: dict[str, Any]) -> Path:
+    """Write a models folder's model.json (validated first, ``updated`` set to now); returns its path."""
+    document = validated_document({**document, "updated": time.strftime("%Y-%m-%d %H:%M")})
+    path = settings_path(folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".json.tmp")
+    temporary.write_text(json.dumps(document, indent=2) + "\n")
+    temporary.replace(path)
+    return path
+
+
+def named_weight_files(document: dict[str, Any]) -> list[str]:
+    """The weights files a validated model.json names (detector, main classifier, partners), in order;
+    the default file names stand for the ones it leaves out."""
+    detector = document.get("detector", {}).get("weights", DETECTOR_FILE)
+    classifiers = document.get("classifiers", {})
+    main = classifiers.get("main", CLASSIFIER_FILE)
+    return [name for name in (detector, main, *classifiers.get("partners", [])) if name]

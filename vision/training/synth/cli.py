@@ -1,0 +1,184 @@
+"""``ginscore synth``: generate a synthetic training dataset of table scenes."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "synth",
+        help="generate synthetic table scenes (an ultralytics detection dataset)",
+        description="Render synthetic photos of cards on tables with one box per readable corner "
+        "index. Decks marked 'val' appear only in the validation split.",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="output folder (created)")
+    parser.add_argument("--count", type=int, default=1000, help="number of scenes (default 1000)")
+    parser.add_argument("--imgsz", type=int, default=640, help="long side of each image in pixels (default 640)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed; same seed, same bytes")
+    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument(
+        "--crops", action="store_true", help="also write index crops per card code for the card classifier"
+    )
+    parser.add_argument(
+        "--clutter",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of scenes with clutter on the table, 0 to 1 (default 0.5)",
+    )
+    parser.add_argument(
+        "--close-ups",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of scenes shot close (one spread or one card filling the frame), 0 to 1 (default 0.12)",
+    )
+    parser.add_argument(
+        "--isolate-crops",
+        type=float,
+        default=0.0,
+        metavar="MARGIN",
+        help="with --crops: paint everything farther than MARGIN (a fraction of the crop side, "
+        "e.g. 0.08) outside the index box as paper, for a classifier that reads isolated "
+        "crops (model.json classifier_isolate)",
+    )
+    parser.add_argument(
+        "--mine",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --crops: then run the shipped detector over the first N scenes and add its "
+        "proposals as crops (those on no index to the 'none' class: hard negatives)",
+    )
+    parser.add_argument(
+        "--mine-tables",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --crops: also read N random tables with a handwritten score pad and printed "
+        "paper and no card, as the product reads a photo, and add every proposal as a "
+        "'none' crop (the hardest hard negatives: handwriting)",
+    )
+    parser.add_argument(
+        "--mine-only",
+        action="store_true",
+        help="render no scenes: only --mine (an existing dataset of the same --out/--count/--seed) and --mine-tables",
+    )
+    parser.add_argument(
+        "--preview",
+        type=Path,
+        metavar="PNG",
+        help="write a contact sheet of the first scenes with boxes and codes, then stop",
+    )
+    parser.add_argument("--preview-count", type=int, default=16)
+    parser.add_argument(
+        "--clutter-preview",
+        type=Path,
+        metavar="IMAGE",
+        help="write a contact sheet of the clutter items (text, score pads, cloth, objects), then stop",
+    )
+    parser.add_argument(
+        "--datasets",
+        type=Path,
+        default=None,
+        help="folder holding decks/, backs/, surfaces/ (default: the repository's datasets/)",
+    )
+    parser.add_argument(
+        "--deck",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="draw only this deck (repeatable): one taught with 'ginscore deck add' or one of "
+        "'ginscore decks'; used in both splits",
+    )
+    parser.add_argument(
+        "--instance",
+        type=Path,
+        default=None,
+        help="instance folder holding taught decks (default: $GINSCORE_INSTANCE or instance/)",
+    )
+    parser.set_defaults(run=run_synth)
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from vision.training.synth.dataset import SynthConfig, draw_preview, generate
+    from vision.training.synth.scene import FAR_SHARE
+
+    if args.count < 1:
+        raise ValueError(f"--count must be at least 1, got {args.count}")
+    if not 64 <= args.imgsz <= 4096:
+        raise ValueError(f"--imgsz must be between 64 and 4096 pixels, got {args.imgsz}")
+    deck_paths: tuple[Path, ...] = ()
+    if getattr(args, "deck", None):
+        from vision.training.teach_deck import complete_deck_folder
+
+        deck_paths = tuple(
+            complete_deck_folder(name, getattr(args, "instance", None), args.datasets) for name in args.deck
+        )
+    close_ups = getattr(args, "close_ups", None)
+    config = SynthConfig(
+        out=args.out,
+        count=args.count,
+        imgsz=args.imgsz,
+        seed=args.seed,
+        crops=args.crops,
+        workers=args.workers,
+        datasets_root=args.datasets,
+        deck_paths=deck_paths,
+        clutter_share=args.clutter,
+        close_up_share=close_ups,
+        crop_isolate=getattr(args, "isolate_crops", 0.0) or 0.0,
+    )
+    if not 0.0 <= config.crop_isolate < 0.5:
+        raise ValueError(
+            f"--isolate-crops {config.crop_isolate}: give a margin from 0 to 0.5 of the crop side, e.g. 0.08"
+        )
+    if args.clutter is not None and not 0.0 <= args.clutter <= 1.0:
+        raise ValueError(f"--clutter {args.clutter}: give a share from 0 to 1, e.g. 0.9")
+    if close_ups is not None and not 0.0 <= close_ups <= 1.0 - FAR_SHARE:
+        raise ValueError(
+            f"--close-ups {close_ups}: give a share from 0 to {1.0 - FAR_SHARE:g} "
+            f"(the far shots take {FAR_SHARE:g}), e.g. 0.3"
+        )
+    if args.clutter_preview:
+        from vision.training.synth.clutter import draw_contact_sheet
+
+        print(f"clutter preview written to {draw_contact_sheet(args.clutter_preview, args.seed)}")
+        return 0
+    if args.preview:
+        path = draw_preview(config, min(args.preview_count, args.count), args.preview)
+        print(f"preview written to {path}")
+        return 0
+    if (args.mine or getattr(args, "mine_tables", 0)) and not args.crops:
+        raise ValueError("--mine and --mine-tables write classifier crops; add --crops")
+    if not args.mine_only:
+        start = time.perf_counter()
+        stats = generate(config)
+        seconds = time.perf_counter() - start
+        print(
+            f"{stats['scenes']} scenes ({stats['train']} train, {stats['val']} val), "
+            f"{stats['boxes']} index boxes, {stats['hidden']} hidden indices dropped, "
+            f"{seconds:.1f} s = {stats['scenes'] / seconds:.1f} scenes/s -> {args.out / 'data.yaml'}"
+        )
+    if args.mine:
+        from vision.training.synth.mining import mine_scenes
+
+        start = time.perf_counter()
+        mined = mine_scenes(config, args.mine)
+        print(
+            f"mined {mined['scenes']} scenes in {time.perf_counter() - start:.1f} s: {mined['negatives']} "
+            f"'none' crops, {mined['positives']} card crops as the detector frames them"
+        )
+    if getattr(args, "mine_tables", 0):
+        from vision.training.synth.mining import mine_no_card_tables
+
+        start = time.perf_counter()
+        mined = mine_no_card_tables(args.out, args.mine_tables, args.seed, datasets_root=args.datasets)
+        print(
+            f"read {mined['scenes']} no-card tables in {time.perf_counter() - start:.1f} s: "
+            f"{mined['negatives']} 'none' crops"
+        )
+    return 0
