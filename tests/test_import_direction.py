@@ -147,7 +147,9 @@ def test_no_module_patches_another_project_module_at_run_time(module):
     imported_modules = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            imported_modules |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] in PACKAGES}
+            imported_modules |= {
+                (a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] in PACKAGES
+            }
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in PACKAGES:
             target = node.module or ""
             imported_modules |= {a.asname or a.name for a in node.names if f"{target}.{a.name}" in project_modules()}
@@ -156,7 +158,8 @@ def test_no_module_patches_another_project_module_at_run_time(module):
         for node in ast.walk(tree)
         if isinstance(node, (ast.Assign, ast.AugAssign))
         for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
         and target.value.id in imported_modules
     ]
     assert not patched, "\n".join(patched)

@@ -40,7 +40,7 @@ SAME_INDEX_SPAN = 0.3
 # instead cost 11-44 conflicts on 120 rendered scenes of bonded.
 UNSURE_CORNER = 0.5
 # A weaker duplicate reading becomes its runner-up card only if that is at least this sure. At 0.05
-# a misread 8s became a wrong Ts at 0.09 in tests/test_end_to_end.py's showdown (now a reported
+# a misread 8s became a wrong Ts at 0.09 in tests/vision/test_photo_to_score.py's showdown (now a reported
 # conflict); real-val reads the same 340 cards with any value from 0.05 to 0.15, 339 at 0.2.
 MIN_RUNNER_UP_CONFIDENCE = 0.1
 
@@ -138,10 +138,10 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
             continue
         extras.append(reading)
         same = [card for card in cards if card.card == reading.card] + [reading]
-        places = ", ".join(_place(r) for r in same)
+        seen_at = ", ".join(_place(r) for r in same)
         conflicts.append(
             f"{reading.card} seen in {len(same)} places that cannot be one card "
-            f"({places}): a second deck or a misread; check this card"
+            f"({seen_at}): a second deck or a misread; check this card"
         )
     cards, corner_conflicts = pair_opposite_corners(cards, unit)
     conflicts.extend(corner_conflicts)
@@ -253,9 +253,8 @@ def _can_share_card(a: np.ndarray, b: np.ndarray, same_index: float, min_span: f
 def _runner_up_codes(boxes: Detections, own_id: int, floor: float = 0.05) -> tuple[str, ...]:
     """The other cards the boxes could show with at least ``floor`` confidence, likeliest first."""
     best: dict[int, float] = {}
-    for card_id, confidence in zip(
-        boxes.runner_up_id.ravel().tolist(), boxes.runner_up_confidence.ravel().tolist(), strict=True
-    ):
+    runner_up_id, runner_up_confidence = boxes.runner_ups
+    for card_id, confidence in zip(runner_up_id.ravel().tolist(), runner_up_confidence.ravel().tolist(), strict=True):
         if card_id != own_id and confidence >= floor:
             best[card_id] = max(best.get(card_id, 0.0), confidence)
     return tuple(CARD_CODES[i] for i in sorted(best, key=lambda i: -best[i]))
@@ -264,11 +263,12 @@ def _runner_up_codes(boxes: Detections, own_id: int, floor: float = 0.05) -> tup
 def _best_unread_runner_up(boxes: Detections, read_codes: set[str]) -> tuple[str | None, float]:
     """Among the boxes' next-best cards not read anywhere, the likeliest and its confidence."""
     best_code, best_confidence = None, 0.0
-    for card_id in set(boxes.runner_up_id.ravel().tolist()):
+    runner_up_id, runner_up_confidence = boxes.runner_ups
+    for card_id in set(runner_up_id.ravel().tolist()):
         code = CARD_CODES[card_id]
         if code in read_codes:
             continue
-        confidence = card_confidence(boxes.runner_up_confidence[boxes.runner_up_id == card_id])
+        confidence = card_confidence(runner_up_confidence[runner_up_id == card_id])
         if confidence > best_confidence:
             best_code, best_confidence = code, confidence
     return best_code, best_confidence

@@ -170,9 +170,10 @@ def score_reading(reading, knocker: str | None = None, rules_name: str | None = 
     from engine import Card, Rules, score_hand
 
     rules = Rules.preset(rules_name or "standard")
+    first_upcard = None
     if upcard is not None:
         try:
-            upcard = Card(upcard)
+            first_upcard = Card(upcard)
         except ValueError as error:
             raise ValueError(f"--upcard {upcard}: {error}") from None
     knocker_index = knocker_hand_index(knocker, reading.split_axis)
@@ -185,7 +186,7 @@ def score_reading(reading, knocker: str | None = None, rules_name: str | None = 
             f"index visible"
         )
     try:
-        result = score_hand(knocker_cards, defender_cards, rules, upcard)
+        result = score_hand(knocker_cards, defender_cards, rules, first_upcard)
     except ValueError as error:
         raise ValueError(
             f"{error} (read: knocker {' '.join(knocker_cards)} | defender {' '.join(defender_cards)}); "

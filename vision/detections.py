@@ -87,12 +87,13 @@ class Detections:
         parts = [p for p in parts if len(p)]
         if not parts:
             return cls.empty()
-        width = max(p.runner_up_id.shape[1] for p in parts)
+        width = max(p.runner_ups[0].shape[1] for p in parts)
 
         def widened(p: Detections) -> tuple[np.ndarray, np.ndarray]:
-            pad = width - p.runner_up_id.shape[1]
-            ids = np.hstack([p.runner_up_id, np.repeat(p.class_id.reshape(-1, 1), pad, axis=1)])
-            return ids, np.hstack([p.runner_up_confidence, np.zeros((len(p), pad))])
+            runner_up_id, runner_up_confidence = p.runner_ups
+            pad = width - runner_up_id.shape[1]
+            ids = np.hstack([runner_up_id, np.repeat(p.class_id.reshape(-1, 1), pad, axis=1)])
+            return ids, np.hstack([runner_up_confidence, np.zeros((len(p), pad))])
 
         runner_ups = [widened(p) for p in parts]
         return cls(
@@ -110,16 +111,23 @@ class Detections:
         """A subset: a boolean mask, index array or slice (an int keeps one row as Detections)."""
         if isinstance(index, (int, np.integer)):
             index = [int(index)]
+        runner_up_id, runner_up_confidence = self.runner_ups
         return Detections(
             self.xyxy[index],
             self.class_id[index],
             self.confidence[index],
-            self.runner_up_id[index],
-            self.runner_up_confidence[index],
+            runner_up_id[index],
+            runner_up_confidence[index],
         )
 
     def __repr__(self) -> str:
         return f"Detections({len(self)} boxes: {' '.join(self.codes)})"
+
+    @property
+    def runner_ups(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(runner_up_id, runner_up_confidence)``, both (N, K): never None once built."""
+        assert self.runner_up_id is not None and self.runner_up_confidence is not None  # set by __post_init__
+        return self.runner_up_id, self.runner_up_confidence
 
     @property
     def codes(self) -> list[str]:

@@ -28,7 +28,7 @@ import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from vision.crops import CROP_SIZE, crop_index
 from vision.detections import Detections, box_iou, canonical_code
 from vision.model_settings import CLASSIFIER_FILE, DecisionSettings, ModelError, ModelSettings, read_model_settings
 from vision.paths import ultralytics_settings_dir
+
+if TYPE_CHECKING:
+    import torch
 
 MAX_DETECTIONS = 300
 RUNNER_UPS = 4  # next-best cards kept per box (vision/cards.py uses them for duplicates)
@@ -122,6 +125,11 @@ def _trained_imgsz(model: Any) -> int | None:
     if isinstance(imgsz, (list, tuple)):
         imgsz = max(imgsz)
     return int(imgsz) if imgsz else None
+
+
+def _numpy(values: torch.Tensor | np.ndarray) -> np.ndarray:
+    """A tensor's values as a numpy array on the CPU (an array as it is)."""
+    return values if isinstance(values, np.ndarray) else values.cpu().numpy()
 
 
 def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bgr", rotations: int = 1) -> np.ndarray:
@@ -349,13 +357,19 @@ class CardIndexDetector:
                 (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale))),
                 interpolation=cv2.INTER_AREA,
             )
-        boxes = self._detector.predict(
+        from ultralytics.engine.results import Results
+
+        results = self._detector.predict(
             pixels, imgsz=imgsz, conf=proposal_conf, agnostic_nms=True, max_det=MAX_DETECTIONS, verbose=False
-        )[0].boxes
-        xyxy = boxes.xyxy.cpu().numpy().astype(np.float64)
+        )
+        assert isinstance(results, list)  # not streamed: one Results per image
+        result = results[0]
+        assert isinstance(result, Results) and result.boxes is not None  # a detect model's result has boxes
+        boxes = result.boxes
+        xyxy = _numpy(boxes.xyxy).astype(np.float64)
         if scale < 0.67:
             xyxy = xyxy / scale
-        return xyxy, boxes.conf.cpu().numpy().astype(np.float64), boxes.cls.cpu().numpy().astype(np.int64)
+        return xyxy, _numpy(boxes.conf).astype(np.float64), _numpy(boxes.cls).astype(np.int64)
 
     def read_boxes(
         self, pixels: np.ndarray, xyxy: np.ndarray, rotations: int | None = None

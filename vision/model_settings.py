@@ -189,7 +189,8 @@ def validated_document(document: dict[str, Any], where: str = MODEL_SETTINGS_FIL
     ...
     vision.model_settings.ModelError: model.json: unknown key decision.review_bellow (did you mean review_below?)
     """
-    if document and not any(isinstance(value, dict) for value in document.values()):
+    flat = not any(isinstance(value, dict) for value in document.values())
+    if document and flat and not set(document) & (set(SECTIONS) - set(FLAT_KEYS)):
         document = _nested_from_flat(document, where)
     nested: dict[str, Any] = {}
     for key, value in document.items():
@@ -231,7 +232,7 @@ def _nested_from_flat(flat: dict[str, Any], where: str) -> dict[str, Any]:
 
 
 def _did_you_mean(name: str, known: Any) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1)
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
     return f" (did you mean {close[0]}?)" if close else f" (known: {', '.join(known)})"
 
 

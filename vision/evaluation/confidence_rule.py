@@ -84,6 +84,7 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
             if rank_labels:
                 photo["ranks"] = rank_labels[path.name]
             else:
+                assert codes is not None  # a folder without labels.csv has classes.txt
                 photo["labelled"] = set(
                     read_yolo_labels(folder / "labels" / f"{path.stem}.txt", codes, image.original_size).codes
                 )
@@ -280,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
             "right_flagged": right_flagged,
         }
     # leave one photo out: choose (setting, flag) on the others, read the one left out
-    loo = {s: Counter() for s in sets}
+    loo: dict[str, Counter[str]] = {s: Counter() for s in sets}
     for left_out in everyone:
         others = np.array([i for i in everyone if i != left_out])
         setting = max(grid, key=lambda s: utility(s, others))

@@ -477,7 +477,7 @@ def evaluate_rank_folder(
     folder = Path(folder)
     labels = read_rank_labels(folder / "labels.csv")
     detector = detector or load_detector()
-    photos = []
+    photos: list[dict[str, Any]] = []
     seconds = 0.0
     for name in sorted(labels):
         path = folder / "images" / name

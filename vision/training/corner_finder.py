@@ -64,6 +64,7 @@ def save_png(image: np.ndarray, path: Path) -> None:
         with Image.open(path) as full:
             paletted = full.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
         colours = paletted.getpalette("RGBA")
+        assert colours is not None  # a quantized image always has a palette
         for alpha_at in range(3, len(colours), 4):  # the card stays opaque, the corners clear
             alpha = colours[alpha_at]
             colours[alpha_at] = 255 if alpha >= 248 else 0 if alpha <= 8 else alpha
@@ -241,15 +242,16 @@ def find_deck_indices(
                 local[code][corner] = find_corner_index(local_view(face, corner), options)
     boxes: dict[str, list[tuple[int, int, int, int]]] = {code: [] for code in faces}
     for corner in corners:
-        found = [local[code][corner] for code in faces if local[code][corner]]
+        found = [b for b in (local[code][corner] for code in faces) if b]
         usual_height = np.median([b[3] - b[1] for b in found]) if found else 0
         for code, face in faces.items():
             box = local[code][corner]
             # the same rank of the other suits sits at the same place: a box far from theirs
             # (glyph merged into the art) or a missing one is replaced by theirs
-            mates = [local[c][corner] for c in faces if c[0] == code[0] and c != code and local[c][corner]]
+            mates = [m for m in (local[c][corner] for c in faces if c[0] == code[0] and c != code) if m]
             if len(mates) >= 2:
-                reference = tuple(int(v) for v in np.median(np.array(mates), axis=0))
+                rx0, ry0, rx1, ry1 = (int(v) for v in np.median(np.array(mates), axis=0))
+                reference = (rx0, ry0, rx1, ry1)
                 tolerance = 0.25 * (reference[3] - reference[1])
                 if box is None or abs(box[0] - reference[0]) > tolerance or abs(box[1] - reference[1]) > tolerance:
                     box = reference

@@ -72,10 +72,10 @@ def label_reading(reading: dict[str, Any], saved_cards: Iterable[str]) -> dict[s
     read: dict[str, dict[str, Any]] = {}
     for card in reading.get("cards", []):
         codes = _canonical([card.get("card", "")])
-        boxes = [tuple(float(v) for v in box) for box in card.get("boxes", []) if len(box) == 4]
-        if codes and boxes:
+        card_boxes = [tuple(float(v) for v in box) for box in card.get("boxes", []) if len(box) == 4]
+        if codes and card_boxes:
             entry = read.setdefault(codes[0], {"boxes": [], "runner_ups": []})
-            entry["boxes"] += boxes
+            entry["boxes"] += card_boxes
             entry["runner_ups"] += _canonical(card.get("runner_ups", []))
     removed = [code for code in read if code not in saved]
     added = [code for code in saved if code not in read]

@@ -356,9 +356,9 @@ def install_candidate(candidate: Path, models_dir: Path, parts: tuple[str, ...])
         "classifier": document.get("classifiers", {}).get("main", CLASSIFIER_FILE),
     }
     for part in parts:
-        name = named.get(part)
-        if name:
-            shutil.copyfile(candidate / name, models_dir / name)
+        part_file = named.get(part)
+        if part_file:
+            shutil.copyfile(candidate / part_file, models_dir / part_file)
     shutil.copyfile(settings_path(candidate), settings_path(models_dir))
     reload_models()  # a running web app loads the new models on its next photo
     return previous
@@ -397,7 +397,7 @@ def _taught_deck_paths(config: RetrainConfig) -> list[Path]:
 
 def _parts(config: RetrainConfig, detector_photos: int, two_stage: bool) -> tuple[str, ...]:
     if config.part == "auto":
-        parts = ("detector",) if detector_photos >= config.min_detector_photos else ()
+        parts: tuple[str, ...] = ("detector",) if detector_photos >= config.min_detector_photos else ()
         return parts + (("classifier",) if two_stage else ())
     parts = ("detector", "classifier") if config.part == "both" else (config.part,)
     if "classifier" in parts and not two_stage:
@@ -491,7 +491,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         progress.begin("render scenes", f"rendering {scenes} scenes")
         t = time.time()
         data = work / "data"
-        data_counts = render_training_data(
+        data_counts: dict[str, Any] = render_training_data(
             config,
             data,
             scenes,
@@ -771,20 +771,20 @@ def run_retrain(args: argparse.Namespace) -> int:
             f"{models_dir / PREVIOUS}; --rollback again undoes this)"
         )
         return 0
-    sets = None
+    sets: tuple[EvalSet, ...] | None = None
     if args.eval:
-        sets = []
+        eval_sets: list[EvalSet] = []
         for folder in args.eval:
             from vision.evaluation.evaluate import check_eval_folder, is_rank_folder
 
             if not folder.is_dir():
                 raise FileNotFoundError(f"--eval {folder}: no such folder")
             if is_rank_folder(folder):
-                sets.append(EvalSet(folder.name, folder, "rank"))
+                eval_sets.append(EvalSet(folder.name, folder, "rank"))
             else:
                 check_eval_folder(folder)
-                sets.append(EvalSet(folder.name, folder, "labelled"))
-        sets = tuple(sets)
+                eval_sets.append(EvalSet(folder.name, folder, "labelled"))
+        sets = tuple(eval_sets)
     elif args.no_clutter:
         sets = default_eval_sets(clutter=False)
     if args.scenes is not None and not 10 <= args.scenes <= 100000:

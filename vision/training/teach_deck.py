@@ -21,7 +21,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,7 +88,7 @@ def straighten(pixels: np.ndarray, quad: np.ndarray, height: int = FACE_HEIGHT) 
     tl, tr, br, bl = _order_quad(quad)
     width_px = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
     height_px = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
-    ratio = float(np.clip(width_px / max(height_px, 1.0), *RATIO_RANGE))
+    ratio = float(np.clip(width_px / max(float(height_px), 1.0), *RATIO_RANGE))
     width = int(round(height * ratio))
     target = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(np.array([tl, tr, br, bl], dtype=np.float32), target)
@@ -136,7 +136,7 @@ def find_card_outlines(pixels: np.ndarray) -> list[np.ndarray]:
     cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
     filled = cv2.erode(filled, np.ones((3, 3), np.uint8), iterations=2)  # undo the dilation
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
-    paper = ((hsv[..., 1] < 60) & (hsv[..., 2] > 150)).astype(np.uint8) * 255  # white card stock
+    paper: np.ndarray = ((hsv[..., 1] < 60) & (hsv[..., 2] > 150)).astype(np.uint8) * 255  # white card stock
     paper = cv2.morphologyEx(cv2.morphologyEx(paper, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN, kernel)
     candidates = _card_quads(bright, min_area) + _card_quads(filled, min_area) + _card_quads(paper, min_area)
 
@@ -268,7 +268,7 @@ def read_face(detector, face_bgr: np.ndarray) -> dict[str, float]:
     return scores
 
 
-def name_faces(detector, faces: list[np.ndarray], taken: set[str] = frozenset()) -> list[Naming]:
+def name_faces(detector, faces: list[np.ndarray], taken: Set[str] = frozenset()) -> list[Naming]:
     """The reader's names for faces of one deck, matched one to one (no card twice, none of ``taken``)."""
     from scipy.optimize import linear_sum_assignment
 
@@ -295,7 +295,7 @@ def confirm_names(
     cards: list[FoundCard],
     namings: list[Naming],
     ask: Callable[[str], str] | None,
-    taken: set[str] = frozenset(),
+    taken: Set[str] = frozenset(),
     out=None,
 ) -> dict[int, str]:
     """Face number -> card code, confirmed or corrected by the user (``ask`` None: accept the reader's).
@@ -330,6 +330,7 @@ def confirm_names(
             except ValueError as error:
                 print(f"  {error}", file=out)
                 continue
+            assert code is not None  # an empty answer without a suggestion left the loop above
             if code in chosen.values():
                 print(f"  {code} is already given to another face; type another card or '-'", file=out)
                 continue

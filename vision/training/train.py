@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import shutil
 from pathlib import Path
+from typing import Any
 
 from vision.crops import CROP_SIZE
 from vision.detector import classify_crops, prepare_ultralytics, use_all_cores
@@ -248,7 +249,8 @@ def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
     missing = [n for n in names if n not in wanted]
     if missing:
         raise ValueError(f"{train_dir} has no crops of {missing[:5]}; make the dataset with 'ginscore synth --crops'")
-    network = model.model
+    # ultralytics types Model.model from its __init__ (None, or a weights path); once loaded it is the network
+    network: Any = model.model
     head = network.model[-1].linear
     grown = torch.nn.Linear(head.in_features, len(wanted)).to(head.weight.dtype)
     with torch.no_grad():
@@ -321,14 +323,19 @@ def classifier_channel_order(weights: Path, crops_dir: Path, limit: int = 600) -
     files = files[::step][:limit]
     model = YOLO(str(weights), task="classify")
     names = dict(model.names)
-    crops = [cv2.imread(str(f)) for f in files]
+    crops: list[np.ndarray] = []
+    for f in files:
+        crop = cv2.imread(str(f))
+        if crop is None:
+            raise ValueError(f"{f}: not a readable image; regenerate the crops with 'ginscore synth --crops'")
+        crops.append(crop)
     truth = [f.parent.name for f in files]
     accuracy = {}
     for order in ("bgr", "rgb"):
         probabilities = classify_crops(model, crops, order)
         predicted = [names[int(i)] for i in probabilities.argmax(axis=1)]
         accuracy[order] = float(np.mean([p == t for p, t in zip(predicted, truth, strict=True)]))
-    best = max(accuracy, key=accuracy.get)
+    best = max(accuracy, key=lambda order: accuracy[order])
     return best, accuracy["bgr"], accuracy["rgb"]
 
 

@@ -20,6 +20,7 @@ OpenCV's Hershey faces (which OpenCV 5 draws as plain and italic sans).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -98,6 +99,12 @@ def _words(rng: np.random.Generator, n: int) -> list[str]:
     return out
 
 
+def _colour(channels: Iterable[float]) -> tuple[int, int, int]:
+    """Three channel values as an integer colour (each truncated, as ``int`` does)."""
+    first, second, third = (int(v) for v in channels)
+    return first, second, third
+
+
 def _paper(rng: np.random.Generator, width: int, height: int, tone: tuple[float, float] = (215, 250)) -> np.ndarray:
     base = rng.uniform(*tone)
     tint = rng.normal(0, 6, 3)
@@ -144,7 +151,7 @@ def newspaper(rng: np.random.Generator) -> np.ndarray:
     """A printed page: headline, columns of text in one size, a picture block."""
     w, h = int(PIXELS_PER_CARD * rng.uniform(1.6, 3.2)), int(PIXELS_PER_CARD * rng.uniform(2.0, 3.5))
     img = _paper(rng, w, h, (185, 240))
-    ink = tuple(int(v) for v in rng.uniform(0, 60, 3))
+    ink = _colour(rng.uniform(0, 60, 3))
     margin = int(w * 0.05)
     head = int(rng.uniform(18, 40))
     _print_text(img, rng, (margin, margin, w - margin, margin + int(head * 2.6)), head, ink)
@@ -167,7 +174,7 @@ def envelope(rng: np.random.Generator) -> np.ndarray:
     """An envelope: address lines, a stamp, a printed sender and maybe a postmark."""
     w, h = int(PIXELS_PER_CARD * rng.uniform(1.8, 2.6)), int(PIXELS_PER_CARD * rng.uniform(0.9, 1.3))
     img = _paper(rng, w, h, (190, 250))
-    ink = tuple(int(v) for v in rng.uniform(0, 80, 3))
+    ink = _colour(rng.uniform(0, 80, 3))
     _print_text(img, rng, (int(w * 0.05), int(h * 0.06), int(w * 0.5), int(h * 0.3)), int(rng.uniform(8, 13)), ink)
     _print_text(img, rng, (int(w * 0.35), int(h * 0.45), int(w * 0.95), int(h * 0.9)), int(rng.uniform(12, 22)), ink)
     sx0, sy0 = int(w * 0.78), int(h * 0.06)
@@ -210,7 +217,7 @@ def _handwrite(
         scale = size * rng.uniform(0.85, 1.2)
         tile, gw, gh, pad = _glyph_tile(glyph, face, scale, thickness)
         shear = slant + rng.normal(0, 0.08)
-        m = np.float32([[1, -shear, shear * (gh + pad)], [0, 1, 0]])
+        m = np.asarray([[1, -shear, shear * (gh + pad)], [0, 1, 0]], dtype=np.float32)
         m[:, :2] = m[:, :2] @ cv2.getRotationMatrix2D((0, 0), rng.normal(0, 6), 1.0)[:, :2]
         tile = cv2.warpAffine(tile, m, (tile.shape[1], tile.shape[0]))
         ty, tx = y - gh - pad + int(rng.normal(0, size * 2)), x - pad
@@ -279,13 +286,8 @@ def score_pad(rng: np.random.Generator) -> np.ndarray:
     columns = int(rng.integers(2, 4))
     for c in range(1, columns):
         cv2.line(img, (w * c // columns, step), (w * c // columns, h), (90, 90, 170), 1, cv2.LINE_AA)
-    ink = tuple(
-        int(v)
-        for v in (
-            (rng.uniform(90, 200), rng.uniform(20, 80), rng.uniform(0, 40))
-            if rng.random() < 0.5
-            else rng.uniform(0, 50, 3)
-        )
+    ink = _colour(
+        (rng.uniform(90, 200), rng.uniform(20, 80), rng.uniform(0, 40)) if rng.random() < 0.5 else rng.uniform(0, 50, 3)
     )
     size = step / 32 * rng.uniform(0.8, 1.2)
     for c in range(columns):
@@ -311,7 +313,7 @@ def printed_box(rng: np.random.Generator) -> np.ndarray:
     w, h = int(PIXELS_PER_CARD * rng.uniform(1.0, 2.2)), int(PIXELS_PER_CARD * rng.uniform(0.8, 1.6))
     img = np.empty((h, w, 3), np.uint8)
     img[:] = rng.uniform(20, 240, 3)
-    ink = tuple(int(v) for v in rng.uniform(0, 255, 3))
+    ink = _colour(rng.uniform(0, 255, 3))
     _print_text(img, rng, (int(w * 0.05), int(h * 0.05), int(w * 0.95), int(h * 0.95)), int(rng.uniform(18, 60)), ink)
     return img
 

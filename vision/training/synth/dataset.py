@@ -18,6 +18,7 @@ import dataclasses
 import json
 import multiprocessing as mp
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,6 +172,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
     workers = config.workers or os.cpu_count() or 1
     stats = {"scenes": 0, "boxes": 0, "hidden": 0, "train": 0, "val": 0}
     indices = range(config.count)
+    results: Iterable[tuple[str, int, int]]
     if workers == 1:
         _init_worker(config)
         results = map(_write_scene, indices)

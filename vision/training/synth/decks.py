@@ -149,7 +149,7 @@ def draw_contact_sheet(
         for column, code in enumerate(codes):
             face = Image.fromarray(deck.faces[code], "RGBA")
             scale = card_height / face.height
-            face = face.resize((round(face.width * scale), card_height), Image.LANCZOS)
+            face = face.resize((round(face.width * scale), card_height), Image.Resampling.LANCZOS)
             face_draw = ImageDraw.Draw(face)
             for x0, y0, x1, y1 in deck.index_boxes[code]:
                 face_draw.rectangle(

@@ -130,7 +130,11 @@ def fan(
 def pile(rng: np.random.Generator, codes: list[str]) -> list[Placement]:
     """Cards dropped loosely on top of each other."""
     radius = rng.uniform(0.3, 1.6)
-    return [Placement(c, *rng.normal(0, radius / 2, 2), rng.uniform(0, 360)) for c in codes]
+    out: list[Placement] = []
+    for c in codes:
+        x, y = rng.normal(0, radius / 2, 2)
+        out.append(Placement(c, x, y, rng.uniform(0, 360)))
+    return out
 
 
 def singles(rng: np.random.Generator, codes: list[str]) -> list[Placement]:

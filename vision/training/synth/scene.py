@@ -130,7 +130,7 @@ def _warp_into(
     roi = canvas[y0:y1, x0:x1].astype(np.float32)
     if shadow is not None:
         dx, dy, strength = shadow
-        m = np.float32([[1, 0, dx], [0, 1, dy]])
+        m = np.asarray([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
         sh = cv2.warpAffine(alpha[..., 0], m, size)
         k = max(3, int(abs(dx) + abs(dy)) * 2 + 1) | 1
         sh = cv2.GaussianBlur(sh, (k, k), 0)
@@ -195,8 +195,8 @@ def _draw_occluders(
         colour = rng.uniform(30, 250, 3)
     else:
         w, h = card_pixels * rng.uniform(0.6, 0.9), card_pixels * rng.uniform(1.2, 1.7)
-        c = (rng.uniform(0, W), rng.uniform(0, H))
-        box = cv2.boxPoints(((c[0], c[1]), (w, h), rng.uniform(0, 180)))
+        centre = (rng.uniform(0, W), rng.uniform(0, H))
+        box = cv2.boxPoints(((centre[0], centre[1]), (w, h), rng.uniform(0, 180)))
         cv2.fillPoly(mask, [box.astype(np.int32)], 1)
         colour = rng.uniform(10, 60, 3)
     shade = 0.75 + 0.25 * cv2.GaussianBlur(mask.astype(np.float32), (0, 0), max(2.0, card_pixels * 0.05))
@@ -232,7 +232,7 @@ def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray
         f += rng.uniform(60, 200) * blob[..., None]
     # white balance and exposure, then gamma through a lookup table
     f *= rng.uniform(0.8, 1.2, 3).astype(np.float32)[None, None, :] * np.float32(rng.uniform(0.65, 1.3))
-    out = np.clip(f, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(f, 0, 255).astype(np.uint8)
     gamma = rng.uniform(0.7, 1.4)
     lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
     out = cv2.LUT(out, lut)
@@ -242,10 +242,10 @@ def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
     elif r < 0.45:
         n = int(rng.integers(3, 10))
-        k = np.zeros((n, n), np.float32)
+        k: np.ndarray = np.zeros((n, n), np.float32)
         k[n // 2, :] = 1.0 / n
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
-        k = cv2.warpAffine(k, rot, (n, n))
+        k = np.asarray(cv2.warpAffine(k, rot, (n, n)), dtype=np.float32)
         k /= max(k.sum(), 1e-6)
         out = cv2.filter2D(out, -1, k)
     # sensor noise
@@ -256,7 +256,9 @@ def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray
     # JPEG artefacts
     q = int(rng.integers(35, 96))
     ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    assert decoded is not None  # the JPEG was just encoded
+    return decoded
 
 
 def _sheet_to_table(sheet: ClutterSheet) -> np.ndarray:
@@ -319,7 +321,7 @@ def _sample_negatives(
             continue
         if overlaps_a_region(box, regions, 0.1):
             continue
-        scene.negatives.append(tuple(float(v) for v in box))
+        scene.negatives.append((float(box[0]), float(box[1]), float(box[2]), float(box[3])))
 
 
 def render_scene(
@@ -417,6 +419,7 @@ def render_scene(
     )
     index_sides: list[float] = []
     for i, p, h in drawn:
+        assert p.code is not None  # only face-up cards are drawn
         fh, fw = deck.faces[p.code].shape[:2]
         negative_sources.append((h, (fw, fh), 0.22))  # a card's middle: court pictures and pips
         for box in deck.index_boxes[p.code]:

@@ -271,6 +271,7 @@ def test_model_json_sets_proposal_threshold_and_detector_weight(model_folders, t
     assert plain.decision.detector_weight == 1.0, "without model.json a reading's confidence is detector x classifier"
 
 
+@pytest.mark.slow
 def test_a_reading_confidence_weighs_the_detector_by_detector_weight(model_folders, tmp_path):
     """Same boxes, same classifier: with weight 0.5 every confidence is the weight-1 one over sqrt(detector)."""
     settings = read_model_settings(model_folders["two-stage"])
@@ -332,6 +333,7 @@ def test_a_classifier_trained_on_isolated_crops_reads_isolated_crops(model_folde
         detector.read_crops(plain)
 
 
+@pytest.mark.slow
 def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_in_photos(model_folders, tmp_path):
     """model.json sure_proposal_conf / sure_classifier: a box under proposal_conf is kept when the
     classifiers are sure of it, with a confidence from conf up to (never at) review_below, so the
@@ -352,6 +354,7 @@ def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_
     assert len(detector.detect(photo())) == 0, "the classifier must be sure"
 
 
+@pytest.mark.slow
 def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the_reading_json(model_folders, tmp_path):
     """model.json doubted_proposal_conf / doubted_reject_gate: a box the detector is sure of is dropped
     only when a classifier says "not a card" at least doubted_reject_gate surely; read between the two

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from web.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_hand_shows_melds_deadwood_and_knock(capsys):

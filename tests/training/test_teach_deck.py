@@ -136,6 +136,7 @@ def flat_faces(deck_id: str, folder: Path, codes=CARD_CODES, background=(255, 25
     return paths
 
 
+@pytest.mark.slow
 @needs_model
 def test_deck_add_on_straightened_faces_writes_a_deck_that_synth_renders(tmp_path, models_copy, capsys):
     faces = tmp_path / "faces"

@@ -104,6 +104,7 @@ def _dataset_bytes(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_different_seed_different_scene(tmp_path):
     a = SynthConfig(out=tmp_path / "a", count=4, imgsz=256, seed=3, workers=2, crops=True)
     b = SynthConfig(out=tmp_path / "b", count=4, imgsz=256, seed=3, workers=1, crops=True)
@@ -177,6 +178,7 @@ def test_spreads_are_often_squeezed_to_the_index_column():
     assert 0.2 < (smallest_steps < 0.11).mean() < 0.6  # tight spreads are common, not the rule
 
 
+@pytest.mark.slow
 def test_isolated_crops_show_the_index_on_plain_paper(tmp_path):
     """--isolate-crops: a crop's border (beyond the margin around its index box) is one flat colour."""
     plain = SynthConfig(out=tmp_path / "plain", count=3, imgsz=320, seed=8, workers=1, crops=True)

@@ -41,6 +41,7 @@ def render_showdown(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_a_showdown_photo_of_an_unseen_deck_is_read_into_two_hands_and_scored(tmp_path):
     from engine import Rules, score_hand
     from vision.recognise import read_photo

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from vision_layout import CARD_H, CARD_W, corner_boxes, detections, spread
+from card_layout import CARD_H, CARD_W, corner_boxes, detections, spread
 
 from vision.cards import MAX_CORNER_SPAN, card_confidence, merge_corners
 from vision.detections import Detections, box_iou, canonical_code, card_index

@@ -24,7 +24,7 @@ CARD_RECALL_FLOOR = (
 CARD_PRECISION_FLOOR = 0.98  # measured 1.000
 CLASSIFIER_CROP_FLOOR = 0.94  # measured 0.974 (the classifier alone on the 377 labelled index boxes)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 REAL_VAL = REPO / "datasets" / "real" / "real-val"
 
 needs_model = pytest.mark.skipif(
@@ -134,7 +134,7 @@ def test_score_photo_without_cards_exits_2_saying_what_to_do(tmp_path, capsys):
 
 
 def test_score_reading_scores_two_recognised_spreads_with_the_engine():
-    from vision_layout import detections, spread
+    from card_layout import detections, spread
 
     from vision.cli import score_reading
     from vision.recognise import reading_from_detections
@@ -155,6 +155,7 @@ def test_score_reading_scores_two_recognised_spreads_with_the_engine():
         score_reading(reading, "top", rules_name="no-such-rules")
 
 
+@pytest.mark.slow
 @needs_model
 @needs_real_val
 def test_eval_prints_per_photo_and_total_numbers_and_maps_labels_by_code(
