@@ -10,7 +10,12 @@ import json
 import sys
 from pathlib import Path
 
+from engine import Card, Rules, score_hand
+from vision.annotate import save_annotated
+from vision.detector import export_onnx, load_detector
 from vision.hands import UNSURE_SPLIT
+from vision.reading import ImageError
+from vision.recognise import read_photo, recognise
 
 KNOCKER_SIDES = ("top", "bottom", "left", "right")
 
@@ -94,10 +99,6 @@ def check_model_options(args: argparse.Namespace) -> None:
 
 def run_detect(args: argparse.Namespace) -> int:
     """``ginscore detect``: print the cards and hands of each photo; exit 2 if a photo could not be read."""
-    from vision.annotate import save_annotated
-    from vision.detector import load_detector
-    from vision.reading import ImageError
-    from vision.recognise import recognise
 
     check_model_options(args)
     detector = load_detector(args.models)
@@ -167,7 +168,6 @@ def score_reading(reading, knocker: str | None = None, rules_name: str | None = 
 
     Raises ``ValueError`` saying what to do when the photo does not hold two spreads the engine can score.
     """
-    from engine import Card, Rules, score_hand
 
     rules = Rules.preset(rules_name or "standard")
     first_upcard = None
@@ -197,8 +197,6 @@ def score_reading(reading, knocker: str | None = None, rules_name: str | None = 
 
 def run_score(args: argparse.Namespace) -> int:
     """``ginscore score``: recognise a showdown photo and score it with the engine."""
-    from vision.detector import load_detector
-    from vision.recognise import read_photo
 
     check_model_options(args)
     reading = read_photo(
@@ -240,7 +238,6 @@ def run_score(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """``ginscore export``: write the ONNX export of the detector beside it."""
-    from vision.detector import export_onnx
 
     print(f"wrote {export_onnx(args.models)}")
     return 0

@@ -7,30 +7,43 @@ With a table PIN, send it as ``X-Table-Pin`` (or enter it once in the browser).
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
 
 from vision.reading import ImageError
 
 from . import scoring, store
 from .db import transaction
-from .games import load_game_or_404 as game_or_404
+from .services import (
+    SAVE_TOKEN_PATTERN,
+    get_pending_photo,
+    load_game_or_404,
+    parse_new_game_form,
+    photo_error_status,
+    save_hand,
+    sheet_for,
+    store_photo_for_review,
+    undo_last_hand,
+)
+from .store import GameRecord, PhotoRecord
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def api_error(message: str, status: int = 400):
+def api_error(message: str, status: int = 400) -> tuple[Response, int]:
     return jsonify(error=message), status
 
 
 @bp.before_request
-def require_custom_header():
+def require_custom_header() -> tuple[Response, int] | None:
     if request.method not in ("GET", "HEAD", "OPTIONS") and not request.headers.get("X-Requested-With"):
         return api_error("API writes need the header X-Requested-With (any value).", 400)
     return None
 
 
-def sheet_json(game) -> dict:
-    sheet = scoring.build_sheet(game, store.get_hands(game.id))
+def sheet_json(game: GameRecord) -> dict[str, Any]:
+    sheet = sheet_for(game)
     return {
         "id": game.id,
         "players": list(sheet.players),
@@ -60,8 +73,6 @@ def list_games():
 @bp.post("/games")
 def create_game():
     """Body: {"players": [a, b], "preset": "standard", "rules": {option: value}, "target": 100}."""
-    from .games import parse_new_game_form
-
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return api_error('Send a JSON object: {"players": ["Ann", "Bob"], "target": 100}.')
@@ -90,23 +101,19 @@ def create_game():
         return api_error(str(error))
     with transaction() as connection:
         game_id = store.insert_game(connection, parsed_players, parsed_rules, target)
-    return jsonify(sheet_json(store.get_game(game_id))), 201
+    return jsonify(sheet_json(load_game_or_404(game_id))), 201
 
 
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int):
     """The sheet: hands, totals, boxes, next dealer, reckoning."""
-    return jsonify(sheet_json(game_or_404(game_id)))
+    return jsonify(sheet_json(load_game_or_404(game_id)))
 
 
 @bp.post("/games/<int:game_id>/photo")
 def photo(game_id: int):
     """Multipart field "photo": read the cards; returns the reading and a photo_id for /hands."""
-    import json
-
-    from .hands import photo_error_status, store_photo_for_review
-
-    game = game_or_404(game_id)
+    game = load_game_or_404(game_id)
     upload = request.files.get("photo")
     if upload is None:
         return api_error('Send the photo as the multipart field "photo".')
@@ -114,17 +121,14 @@ def photo(game_id: int):
         photo_id = store_photo_for_review(game, upload.read(), "api")
     except ImageError as error:
         return api_error(str(error), photo_error_status(error))
-    reading = json.loads(store.get_photo(photo_id)["reading_json"])
-    return jsonify(photo_id=photo_id, reading=reading), 201
+    return jsonify(photo_id=photo_id, reading=get_pending_photo(game_id, photo_id).reading().to_json()), 201
 
 
 @bp.post("/games/<int:game_id>/hands")
 def add_hand(game_id: int):
     """Body: {"knocker": 0|1, "cards": [[...], [...]], "upcard": null, "photo_id": null}
     or {"knocker": 0|1, "deadwood": [n, m], "gin": false} or {"void": true}; optional "replace": n."""
-    from .hands import SAVE_TOKEN_PATTERN, get_pending_photo, save_hand
-
-    game = game_or_404(game_id)
+    game = load_game_or_404(game_id)
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return api_error("Send a JSON object describing the hand.")
@@ -137,7 +141,7 @@ def add_hand(game_id: int):
         return api_error('"save_token" must be 16 to 64 letters, digits, - or _ (one new token per hand).')
     if store.save_token_used(save_token):
         return api_error("That hand was saved already (this save_token was used).", 409)
-    photo = None
+    photo: PhotoRecord | None = None
     try:
         if body.get("void"):
             entry = store.HandEntry(entry="void")
@@ -158,7 +162,7 @@ def add_hand(game_id: int):
             cards = body.get("cards")
             if not (isinstance(cards, list) and len(cards) == 2):
                 return api_error('"cards" must be a list of two hands (lists of card codes like "Ts").')
-            texts = tuple(" ".join(map(str, hand)) if isinstance(hand, list) else str(hand) for hand in cards)
+            texts = (hand_text(cards[0]), hand_text(cards[1]))
             if body.get("photo_id") is not None:
                 photo_id = body["photo_id"]
                 if type(photo_id) is not int:
@@ -179,16 +183,19 @@ def add_hand(game_id: int):
         save_hand(game, entry, replace, photo, save_token)
     except ValueError as error:
         return api_error(str(error), 409)
-    return jsonify(hand=result.to_dict(), sheet=sheet_json(store.get_game(game_id))), 201
+    return jsonify(hand=result.to_dict(), sheet=sheet_json(load_game_or_404(game_id))), 201
+
+
+def hand_text(hand: object) -> str:
+    """One hand of a body's "cards": a list of card codes (or already one text)."""
+    return " ".join(map(str, hand)) if isinstance(hand, list) else str(hand)
 
 
 @bp.post("/games/<int:game_id>/undo")
 def undo(game_id: int):
     """Remove the latest hand."""
-    from .games import undo_last_hand
-
-    game = game_or_404(game_id)
+    game = load_game_or_404(game_id)
     position = undo_last_hand(game)
     if position is None:
         return api_error("There is no hand to undo.", 409)
-    return jsonify(undone=position, sheet=sheet_json(store.get_game(game_id)))
+    return jsonify(undone=position, sheet=sheet_json(load_game_or_404(game_id)))

@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+
+from . import api, camera, db, games, hands, pin, settings, training
+from .http_safety import add_security_headers, check_host, error_response
+from .pin_throttle import PinThrottle
+from .retention import delete_stale_photos
+from .scoring import card_label
 
 MEBIBYTE = 1024 * 1024
 
@@ -25,13 +34,6 @@ HTTP_MESSAGES = {
     503: "The server is busy; try again in a moment.",
 }
 DEFAULT_MESSAGE = "That did not work; go back, reload the page and try again."
-
-
-def error_response(message: str, status: int):
-    """The error as JSON for the API, as the error page otherwise."""
-    if request.path.startswith("/api/"):
-        return jsonify(error=message), status
-    return render_template("error.html", message=message), status
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -59,23 +61,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _instance_secret_key(app.instance_path)
 
-    from . import db
-
     db.init_app(app)
-
-    import threading
-
-    from .pin_throttle import PinThrottle
-
     app.extensions["pin_throttle"] = PinThrottle()
     app.extensions["photo_decode_slots"] = threading.BoundedSemaphore(app.config["PHOTO_DECODE_SLOTS"])
 
-    from flask_wtf.csrf import CSRFError, CSRFProtect
-
     csrf = CSRFProtect(app)
-
-    from . import api, camera, games, hands, pin, settings, training
-
     app.register_blueprint(pin.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -84,37 +74,33 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(training.bp)
     csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
-    from .http_safety import add_security_headers, check_host
-
     app.before_request(check_host)
     app.before_request(pin.require_pin_for_changes)
     app.after_request(add_security_headers)
 
     @app.errorhandler(CSRFError)
-    def csrf_error(error: CSRFError):
+    def csrf_error(error: CSRFError) -> ResponseReturnValue:
         return error_response("The form had expired or came from another page; reload the page and try again.", 400)
 
     @app.errorhandler(413)
-    def too_large(error: Exception):
+    def too_large(error: Exception) -> ResponseReturnValue:
         limit = app.config["MAX_CONTENT_LENGTH"] // MEBIBYTE
         return error_response(
             f"The upload is larger than {limit} MB; send a smaller photo (a phone photo is 2-6 MB).", 413
         )
 
     @app.errorhandler(404)
-    def not_found(error: Exception):
+    def not_found(error: Exception) -> ResponseReturnValue:
         return error_response("There is no such page, game or hand (it may have been deleted).", 404)
 
     @app.errorhandler(HTTPException)
-    def other_http_error(error: HTTPException):
+    def other_http_error(error: HTTPException) -> ResponseReturnValue:
         status = error.code or 500
         return error_response(HTTP_MESSAGES.get(status, DEFAULT_MESSAGE), status)
 
     @app.errorhandler(500)
-    def server_error(error: Exception):
+    def server_error(error: Exception) -> ResponseReturnValue:
         return error_response("Something went wrong on the server; nothing was changed. Try again.", 500)
-
-    from .scoring import card_label
 
     app.add_template_filter(card_label, "card_label")
 
@@ -125,8 +111,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "pin_required": bool(app.config.get("PIN")),
             "new_save_token": lambda: secrets.token_urlsafe(18),
         }
-
-    from .retention import delete_stale_photos
 
     with app.app_context():
         delete_stale_photos()

@@ -9,14 +9,21 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, url_for
 
+from vision.annotate import annotate_reading  # the one annotator (photos, eval, live view)
 from vision.model_settings import review_threshold
-from vision.reading import ImageError
+from vision.reading import ImageError, PhotoReading
 
 from . import recognition
-from .games import current_camera_source, load_game_or_404
+from .scoring import sentence
+from .services import current_camera_source, load_game_or_404, store_photo_for_review
+
+if TYPE_CHECKING:
+    import cv2  # imported inside the functions that read or encode a frame: OpenCV is slow to load
+    from cv2.typing import MatLike as Frame  # a BGR picture
 
 bp = Blueprint("camera", __name__)
 
@@ -35,14 +42,14 @@ class CameraFeed:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self._capture = None
+        self._capture: cv2.VideoCapture | None = None
         self._lock = threading.Lock()
-        self.last_reading = None
+        self.last_reading: PhotoReading | None = None
         self.last_detect_time = 0.0
         self.steady_since: float | None = None  # when the two spreads last changed (monotonic)
         self.same_readings = 0  # readings in a row with the same two spreads
 
-    def note_reading(self, reading, now: float) -> None:
+    def note_reading(self, reading: PhotoReading | None, now: float) -> None:
         """Keep the latest reading and how long both spreads have stayed the same."""
         previous = self.last_reading
         same = (
@@ -58,7 +65,7 @@ class CameraFeed:
             self.steady_since = now
         self.last_reading = reading
 
-    def state(self, now: float) -> dict:
+    def state(self, now: float) -> dict[str, Any]:
         """What the live view's page shows: the two spreads read, and whether they are steady."""
         reading = self.last_reading
         if reading is None:
@@ -72,7 +79,7 @@ class CameraFeed:
             "steady_for": round(steady_for, 1),
         }
 
-    def _open(self):
+    def _open(self) -> cv2.VideoCapture:
         import cv2
 
         target: int | str = int(self.source) if self.source.isdigit() else self.source
@@ -82,19 +89,20 @@ class CameraFeed:
             raise CameraError(f"The camera {self.source!r} cannot be opened; check the source in Settings.")
         return capture
 
-    def read_frame(self):
+    def read_frame(self) -> Frame:
         """The next frame as a BGR array; a video file starts again at its end."""
         import cv2
 
         with self._lock:
-            if self._capture is None:
-                self._capture = self._open()
-            ok, frame = self._capture.read()
+            capture = self._capture
+            if capture is None:
+                capture = self._capture = self._open()
+            ok, frame = capture.read()
             if not ok:  # end of a video file, or a dropped stream: try once from the start
-                self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
-                ok, frame = self._capture.read()
+                capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, frame = capture.read()
             if not ok:
-                self._capture.release()
+                capture.release()
                 self._capture = None
                 raise CameraError(f"The camera {self.source!r} gave no picture; check that it is connected.")
             return frame
@@ -118,7 +126,7 @@ def feed_for(source: str) -> CameraFeed:
         return _FEEDS[source]
 
 
-def encode_jpeg(frame) -> bytes:
+def encode_jpeg(frame: Frame) -> bytes:
     import cv2
 
     ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 88])
@@ -142,8 +150,6 @@ def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None
             if reading is not None:
                 feed.note_reading(reading, now)
         if feed.last_reading is not None:
-            from vision.annotate import annotate_reading  # the one annotator (photos, eval, live view)
-
             frame = annotate_reading(frame, feed.last_reading)
         yield encode_jpeg(frame)
         sent += 1
@@ -161,7 +167,7 @@ def require_source() -> str:
 def page(game_id: int):
     """The live view and the capture button."""
     game = load_game_or_404(game_id)
-    return render_template("camera.html", game=game, source=require_source())
+    return render_template("camera/camera.html", game=game, source=require_source())
 
 
 @bp.route("/camera/stream")
@@ -206,9 +212,6 @@ def still():
 @bp.route("/games/<int:game_id>/camera/capture", methods=("POST",))
 def capture(game_id: int):
     """Take the current frame as the hand's photo and go to the review page."""
-    from .hands import store_photo_for_review
-    from .scoring import sentence
-
     game = load_game_or_404(game_id)
     feed = feed_for(require_source())
     try:

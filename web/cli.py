@@ -11,7 +11,7 @@ import sys
 
 from engine import cli as engine_cli
 from vision import cli as vision_cli
-from web import learning, serve_cli
+from web import __version__, learning, serve_cli
 
 # Each module defines add_commands(commands) and owns its sub-commands.
 COMMAND_MODULES = (
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ginscore",
         description="Gin rummy table companion: score hands from photos, keep the score sheet.",
     )
+    parser.add_argument("--version", action="version", version=f"ginscore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in COMMAND_MODULES:
         module.add_commands(commands)

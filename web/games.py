@@ -4,28 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from . import scoring, store
 from .chart import running_totals_svg
 from .db import transaction
+from .services import current_camera_source, load_game_or_404, parse_new_game_form, sheet_for, undo_last_hand
 
 bp = Blueprint("games", __name__)
-
-MAX_NAME_LENGTH = 40
-
-
-def load_game_or_404(game_id: int) -> store.GameRecord:
-    """The stored game, or a 404 page (the API's answer too)."""
-    game = store.get_game(game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
-def sheet_for(game) -> scoring.Sheet:
-    return scoring.build_sheet(game, store.get_hands(game.id))
 
 
 @bp.route("/")
@@ -34,7 +22,7 @@ def index():
     games = store.list_games()
     in_progress = [g for g in games if not g["finished"]]
     finished = [g for g in games if g["finished"]]
-    return render_template("index.html", in_progress=in_progress, finished=finished, lan_qr_svg=_lan_qr_svg())
+    return render_template("games/index.html", in_progress=in_progress, finished=finished, lan_qr_svg=_lan_qr_svg())
 
 
 def _lan_qr_svg() -> str | None:
@@ -52,26 +40,6 @@ def spreadsheet_safe(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def parse_new_game_form(form) -> tuple[tuple[str, str], scoring.Rules, int]:
-    """Players, rules and target from the new-game form; ValueError says what to fix."""
-    players = tuple(" ".join(form.get(f"player{i}", "").split()) for i in (0, 1))
-    for number, name in enumerate(players, start=1):
-        if not name:
-            raise ValueError(f"Player {number} needs a name.")
-        if len(name) > MAX_NAME_LENGTH:
-            raise ValueError(f"Player {number}'s name is longer than {MAX_NAME_LENGTH} characters.")
-    if players[0].casefold() == players[1].casefold():
-        raise ValueError("The two players need different names.")
-    rules = scoring.rules_from_form(form)
-    target_text = form.get("target", "").strip() or str(scoring.default_target(rules))
-    target = scoring.whole_number(target_text)
-    if target is None:
-        raise ValueError(f"The target {target_text!r} is not a whole number of points.")
-    if not 10 <= target <= 10_000:
-        raise ValueError("The target must be between 10 and 10000 points.")
-    return (players[0], players[1]), scoring.with_target(rules, target), target
-
-
 @bp.route("/games/new", methods=("GET", "POST"))
 def new_game():
     """Players, rules (a preset and every option) and the target."""
@@ -81,7 +49,7 @@ def new_game():
         except ValueError as error:
             flash(str(error), "error")
             return render_template(
-                "new_game.html",
+                "games/new_game.html",
                 fields=scoring.rule_fields(request.form),
                 presets=scoring.preset_names(),
                 form=request.form,
@@ -93,7 +61,7 @@ def new_game():
         return redirect(url_for("games.sheet", game_id=game_id))
     preset = request.args.get("preset", "standard")
     return render_template(
-        "new_game.html",
+        "games/new_game.html",
         fields=scoring.rule_fields({"preset": preset}),
         presets=scoring.preset_names(),
         form={"preset": preset},
@@ -107,7 +75,7 @@ def sheet(game_id: int):
     game = load_game_or_404(game_id)
     sheet = sheet_for(game)
     return render_template(
-        "sheet.html",
+        "games/sheet.html",
         game=game,
         sheet=sheet,
         chart_svg=running_totals_svg(sheet.players, sheet.running_totals, game.target),
@@ -120,19 +88,12 @@ def sheet(game_id: int):
 UNDONE_KEY = "undone_hand"
 
 
-def undone_hand(game_id: int, hand_count: int) -> dict | None:
+def undone_hand(game_id: int, hand_count: int) -> dict[str, Any] | None:
     """The hand this device undid last in this game, while it can still be put back (no hand since)."""
     undone = session.get(UNDONE_KEY)
     if not isinstance(undone, dict) or undone.get("game") != game_id or undone.get("position") != hand_count + 1:
         return None
     return undone
-
-
-def current_camera_source() -> str:
-    """The webcam: a device number from the settings page, else ``serve --camera`` (which may be a URL or file)."""
-    from .settings import device_number
-
-    return device_number(store.get_setting("camera_source")) or str(current_app.config.get("CAMERA_SOURCE") or "")
 
 
 @bp.route("/games/<int:game_id>/undo", methods=("POST",))
@@ -143,7 +104,7 @@ def undo(game_id: int):
     expected = scoring.whole_number(expected_text)
     if expected_text and expected is None:
         abort(400)
-    removed: dict = {}
+    removed: dict[str, Any] = {}
     position = undo_last_hand(game, expected, removed)
     if position is None and expected is not None:
         flash(f"Hand {expected} was undone already (the button was pressed twice, or on another device).")
@@ -152,22 +113,6 @@ def undo(game_id: int):
     else:  # the sheet shows "Hand N removed — Restore" instead of a flash
         session[UNDONE_KEY] = {"game": game_id, "position": position, **removed}
     return redirect(url_for("games.sheet", game_id=game_id))
-
-
-def undo_last_hand(game, expected_position: int | None = None, removed: dict | None = None) -> int | None:
-    """Delete the game's latest hand (only if it is ``expected_position``, when given) and update
-    its finished state in one transaction; None when nothing was undone. ``removed`` (if given)
-    receives the hand as entered and its kept photo's id, for Restore."""
-    with transaction() as connection:
-        last = store.last_hand(connection, game.id)
-        position = store.delete_last_hand(connection, game.id, expected_position)
-        store.set_finished(
-            connection, game.id, scoring.build_sheet(game, store.get_hands(game.id, connection)).game_over
-        )
-    if position is not None and removed is not None and last is not None:
-        removed["hand"] = last[0].to_dict()
-        removed["photo"] = last[1]
-    return position
 
 
 @bp.route("/games/<int:game_id>/restore", methods=("POST",))
@@ -217,7 +162,7 @@ def delete(game_id: int):
             store.delete_game(connection, game_id)
         flash(f"The game {game.player0} v {game.player1} was deleted.")
         return redirect(url_for("games.index"))
-    return render_template("confirm_delete.html", game=game)
+    return render_template("games/confirm_delete.html", game=game)
 
 
 @bp.route("/games/<int:game_id>/rematch", methods=("POST",))

@@ -4,57 +4,32 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
+from typing import Any, TypedDict
 
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
 
+from vision.hands import UNSURE_SPLIT
+from vision.model_settings import review_threshold
 from vision.reading import ImageError
 
-from . import recognition, scoring, store
-from .db import transaction
-from .games import load_game_or_404
+from . import scoring, store
+from .scoring import CardGroups, HandView
+from .services import (
+    SAVE_TOKEN_PATTERN,
+    get_pending_photo,
+    load_game_or_404,
+    photo_error_status,
+    save_hand,
+    store_photo_for_review,
+)
+from .store import GameRecord, PhotoRecord
 
 bp = Blueprint("hands", __name__)
 
 
 # ---------------------------------------------------------------- photos: upload and stored images
-
-PHOTO_SLOT_WAIT_S = 60  # an upload waits this long for a free decoding slot, then gets a 503
-
-
-def store_photo_for_review(game, data: bytes, source: str, replaces_position: int | None = None) -> int:
-    """Check and read a photo, keep its bounded copy as a pending photo; return its id.
-
-    ImageError on bad input. The header is checked first; then one decode (under the decoding
-    slots, so a few big photos at once cannot fill memory) makes the JPEG that is stored, shown
-    and read by the detector.
-    """
-    config = current_app.config
-    recognition.check_image(data, config["MAX_IMAGE_PIXELS"])
-    slots = current_app.extensions["photo_decode_slots"]
-    if not slots.acquire(timeout=PHOTO_SLOT_WAIT_S):
-        raise recognition.ServerBusy("The server is busy reading other photos; send this one again in a minute.")
-    try:
-        copy = recognition.bounded_copy(data, config["PHOTO_LONGEST_SIDE"])
-    finally:
-        slots.release()
-    del data
-    reading = recognition.recognise_photo(copy.jpeg, config.get("MODEL_PATH"))
-    recognition.check_reading(reading)
-    from .retention import delete_stale_photos
-
-    delete_stale_photos()
-    with transaction() as connection:
-        return store.insert_photo(
-            connection,
-            game.id,
-            copy.jpeg,
-            "image/jpeg",
-            copy.width,
-            copy.height,
-            reading.to_json(),
-            source,
-            replaces_position,
-        )
 
 
 def replace_position_arg(game_id: int) -> int | None:
@@ -66,9 +41,6 @@ def replace_position_arg(game_id: int) -> int | None:
     if position is None or not 1 <= position <= len(store.get_hands(game_id)):
         abort(404)
     return position
-
-
-SAVE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def save_token_arg(text: object) -> str | None:
@@ -105,27 +77,18 @@ def after_upload(location: str, error_status: int | None = None):
     """Redirect (303: a refresh never sends the photo again). The page's own upload (with its progress
     bar) asks with ``X-Upload-Progress`` and gets the address as JSON, so the flash waits for that page."""
     if request.headers.get("X-Upload-Progress"):
-        from flask import jsonify
-
         return jsonify(location=location, error=error_status is not None), 200
     return redirect(location, 303)
-
-
-def photo_error_status(error: ImageError) -> int:
-    """503 when the server has no model or is busy, 422 for a photo without a showdown in it, else 400."""
-    if isinstance(error, (recognition.RecognitionUnavailable, recognition.ServerBusy)):
-        return 503
-    return 422 if isinstance(error, recognition.ReadingError) else 400
 
 
 @bp.route("/photos/<int:photo_id>.jpg")
 def photo_image(photo_id: int):
     """A stored photo: the bytes kept at upload (an upright JPEG), never decoded again."""
     photo = store.get_photo(photo_id)
-    if photo is None or photo["image"] is None:
+    if photo is None or photo.image is None:
         abort(404)
     return Response(
-        photo["image"], mimetype=photo["media_type"], headers={"Cache-Control": "private, max-age=86400, immutable"}
+        photo.image, mimetype=photo.media_type, headers={"Cache-Control": "private, max-age=86400, immutable"}
     )
 
 
@@ -134,7 +97,7 @@ def photo_image(photo_id: int):
 CONFLICT_CARD = re.compile(r"^([2-9TJQKA][shdc])(?: or ([2-9TJQKA][shdc]))?\b")
 
 
-def conflict_cards(conflicts) -> set[str]:
+def conflict_cards(conflicts: Iterable[str]) -> set[str]:
     """The cards a reading's conflicts name ("Ts or Tc: the two corners ...", "9h seen in 2 places ...")."""
     named: set[str] = set()
     for text in conflicts:
@@ -144,30 +107,32 @@ def conflict_cards(conflicts) -> set[str]:
     return named
 
 
-def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None, groups=None) -> dict:
+def photo_view(
+    photo: PhotoRecord,
+    hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    groups: CardGroups | None = None,
+) -> dict[str, Any]:
     """What the review page draws over the photo: one entry per card (not per corner) with its boxes,
     its meld colour, and whether the reader is unsure of it (low confidence or named in a conflict)."""
-    from vision.hands import UNSURE_SPLIT
-    from vision.model_settings import review_threshold
-
     review_below = review_threshold()
-    reading = json.loads(photo["reading_json"])
-    width, height = reading["image_size"]
-    conflicts = [str(text) for text in reading.get("conflicts", [])]
+    reading = photo.reading()
+    width, height = reading.image_size
+    conflicts = list(reading.conflicts)
     in_conflict = conflict_cards(conflicts)
-    hands = hands if hands is not None else (tuple(reading["hands"][0]), tuple(reading["hands"][1]))
+    hands = hands if hands is not None else reading.hands
     colour_of: dict[str, int | None] = {}
     for player_groups in groups or ((), ()):
         for group in player_groups:
             for code in group.cards:
                 colour_of[code] = group.colour
-    cards, flagged = [], []
-    for index, card in enumerate(reading["cards"]):
-        code = card["card"]
-        low = card["confidence"] < review_below
+    cards: list[dict[str, Any]] = []
+    flagged: list[dict[str, Any]] = []
+    for index, card in enumerate(reading.cards):
+        code = card.card
+        low = card.confidence < review_below
         reasons = []
         if low:
-            reasons.append(f"{round(card['confidence'] * 100)}% sure")
+            reasons.append(f"{round(card.confidence * 100)}% sure")
         if code in in_conflict:
             reasons.append(next(text for text in conflicts if code in conflict_cards([text])))
         player = 0 if code in hands[0] else 1 if code in hands[1] else None
@@ -175,31 +140,31 @@ def photo_view(photo, hands: tuple[tuple[str, ...], tuple[str, ...]] | None = No
             "index": index,
             "card": code,
             "label": scoring.card_label(code),
-            "confidence": card["confidence"],
+            "confidence": card.confidence,
             "flagged": bool(reasons),
             "why": "; ".join(reasons),
-            "runner_ups": [c for c in card.get("runner_ups", []) if c != code],
+            "runner_ups": [c for c in card.runner_ups if c != code],
             "player": player,
             "colour": colour_of.get(code),
             "deadwood": code in colour_of and colour_of[code] is None,
-            "boxes": [{"x": box[0], "y": box[1], "w": box[2] - box[0], "h": box[3] - box[1]} for box in card["boxes"]],
+            "boxes": [{"x": box[0], "y": box[1], "w": box[2] - box[0], "h": box[3] - box[1]} for box in card.boxes],
         }
         cards.append(view)
         if view["flagged"]:
             flagged.append(view)
-    split_confidence = float(reading.get("split_confidence", 0.0))
+    split_confidence = reading.split_confidence
     return {
-        "id": photo["id"],
+        "id": photo.id,
         "width": width,
         "height": height,
         "cards": cards,
         "flagged": flagged,
         "low_cards": sorted(view["card"] for view in flagged),
-        "corner_count": sum(len(card["boxes"]) for card in reading["cards"]),
+        "corner_count": sum(len(card.boxes) for card in reading.cards),
         "conflicts": conflicts,
         "split_confidence": split_confidence,
         "split_unsure": split_confidence < UNSURE_SPLIT,
-        "split_axis": reading.get("split_axis", "horizontal"),
+        "split_axis": reading.split_axis,
         "label_size": max(14, round(min(width, height) / 24)),
     }
 
@@ -212,24 +177,24 @@ def parsed_or_empty(cards_text: str) -> tuple[str, ...]:
 
 
 def render_review(
-    game,
+    game: GameRecord,
     *,
     cards: tuple[str, str],
     knocker: str,
     upcard: str,
-    photo=None,
+    photo: PhotoRecord | None = None,
     replace: int | None = None,
-    result=None,
+    result: HandView | None = None,
     error: str | None = None,
     status: int = 200,
     photo_readonly: bool = False,
-):
+) -> tuple[str, int]:
     rules = game.rules
     hands = (parsed_or_empty(cards[0]), parsed_or_empty(cards[1]))
     groups = result.groups if result is not None and any(result.groups) else scoring.card_groups(hands)
     view = photo_view(photo, hands, groups) if photo is not None else None
     return render_template(
-        "review.html",
+        "hands/review.html",
         game=game,
         cards=cards,
         knocker=knocker,
@@ -247,31 +212,23 @@ def render_review(
     ), status
 
 
-def get_pending_photo(game_id: int, photo_id: int):
-    photo = store.get_photo(photo_id)
-    if photo is None or photo["game_id"] != game_id or photo["hand_id"] is not None:
-        abort(404)
-    return photo
-
-
 @bp.route("/games/<int:game_id>/review/<int:photo_id>")
 def review_photo(game_id: int, photo_id: int):
     """The photo with every card boxed, the two hands as read; fix them, pick the knocker."""
     game = load_game_or_404(game_id)
     photo = get_pending_photo(game_id, photo_id)
-    reading = json.loads(photo["reading_json"])
-    hands = reading["hands"]
+    hands = photo.reading().hands
     return render_review(
         game,
         cards=(" ".join(hands[0]), " ".join(hands[1])),
         knocker="",
         upcard="",
         photo=photo,
-        replace=photo["replaces_position"],
+        replace=photo.replaces_position,
     )
 
 
-def submitted_cards(form) -> tuple[str, str]:
+def submitted_cards(form: MultiDict[str, str]) -> tuple[str, str]:
     """The two hands from a form: text fields ``cards0/1`` or card-picker checkboxes ``pick0/1``."""
     result = []
     for player in (0, 1):
@@ -282,7 +239,17 @@ def submitted_cards(form) -> tuple[str, str]:
     return result[0], result[1]
 
 
-def review_inputs(game_id: int, values):
+class ReviewContext(TypedDict):
+    """What the review page is about: both hands as text, knocker, upcard, the photo, the hand replaced."""
+
+    cards: tuple[str, str]
+    knocker: str
+    upcard: str
+    photo: PhotoRecord | None
+    replace: int | None
+
+
+def review_inputs(game_id: int, values: MultiDict[str, str]) -> ReviewContext:
     """The photo (pending), the hand replaced, both hands, knocker and upcard from a form or a query."""
     photo_id_text = values.get("photo_id", "").strip()
     photo_id = scoring.whole_number(photo_id_text)
@@ -299,7 +266,7 @@ def review_inputs(game_id: int, values):
     }
 
 
-def check_entry(game, context):
+def check_entry(game: GameRecord, context: ReviewContext) -> tuple[store.HandEntry, HandView]:
     """The entered hand checked and scored: (entry, result), ValueError with a sentence for people."""
     rules, players = game.rules, game.players
     photo = context["photo"]
@@ -309,12 +276,19 @@ def check_entry(game, context):
         context["upcard"],
         rules,
         players,
-        source=photo["source"] if photo is not None else "manual",
+        source=photo.source if photo is not None else "manual",
     )
     return entry, scoring.score_entry(entry, rules, players)
 
 
-def review_page(game, context, *, result=None, error=None, status=200):
+def review_page(
+    game: GameRecord,
+    context: ReviewContext,
+    *,
+    result: HandView | None = None,
+    error: str | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
     """The review page; when editing a hand that kept its photo, that photo is shown (not sent again)."""
     readonly = False
     if context["photo"] is None and context["replace"] is not None:
@@ -337,12 +311,12 @@ def check(game_id: int):
     return review_page(game, context, result=result)
 
 
-def check_url(game_id: int, context) -> str:
-    args = {"cards0": context["cards"][0], "cards1": context["cards"][1], "knocker": context["knocker"]}
+def check_url(game_id: int, context: ReviewContext) -> str:
+    args: dict[str, Any] = {"cards0": context["cards"][0], "cards1": context["cards"][1], "knocker": context["knocker"]}
     if context["upcard"]:
         args["upcard"] = context["upcard"]
     if context["photo"] is not None:
-        args["photo_id"] = context["photo"]["id"]
+        args["photo_id"] = context["photo"].id
     if context["replace"] is not None:
         args["replace"] = context["replace"]
     return url_for("hands.check", game_id=game_id, **args, _anchor="result")
@@ -379,33 +353,6 @@ def already_saved(game_id: int):
     return redirect(url_for("games.sheet", game_id=game_id), 303)
 
 
-def save_hand(game, entry: store.HandEntry, replace: int | None, photo=None, save_token: str | None = None) -> int:
-    """Store the hand (and the photo's corrected cards) and the game's finished state, atomically.
-
-    Every check that another request could falsify runs inside the transaction: the one-time
-    token (AlreadySaved), the photo still waiting for its hand and the hand being replaced
-    still there (SaveConflict), the game not over (ValueError).
-    """
-    keep_photos = store.get_setting("keep_photos") == "1"
-    with transaction() as connection:
-        store.claim_save_token(connection, game.id, save_token)
-        if photo is not None:
-            store.claim_pending_photo(connection, game.id, photo["id"])
-        hand_id, position = store.write_hand(connection, game.id, entry, replace)
-        if photo is not None:
-            if keep_photos:
-                store.attach_photo(connection, photo["id"], hand_id, entry.cards)
-            else:
-                store.delete_photo(connection, photo["id"])
-        sheet = scoring.build_sheet(game, store.get_hands(game.id, connection))
-        store.set_finished(connection, game.id, sheet.game_over)
-    if photo is not None:
-        from .training import collect_example
-
-        collect_example(game, entry, photo, hand_id)  # corrections become training data (Training page)
-    return position
-
-
 # ---------------------------------------------------------------- manual entry, counts, void, edit
 
 
@@ -416,7 +363,7 @@ def manual(game_id: int):
     rules = game.rules
     replace = replace_position_arg(game_id)
     return render_template(
-        "manual.html",
+        "hands/manual.html",
         game=game,
         card_codes=scoring.CARD_CODES,
         replace=replace,
@@ -443,7 +390,7 @@ def counts(game_id: int):
         result = scoring.score_entry(entry, rules, players)
     except ValueError as error:
         return render_template(
-            "manual.html",
+            "hands/manual.html",
             game=game,
             card_codes=scoring.CARD_CODES,
             replace=replace,
@@ -506,7 +453,7 @@ def edit(game_id: int, position: int):
         "upcard": hand.upcard or "",
     }
     return render_template(
-        "manual.html",
+        "hands/manual.html",
         game=game,
         card_codes=scoring.CARD_CODES,
         replace=position,

@@ -8,7 +8,8 @@ adds the LAN address it prints and the ``--host`` name).
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import Response, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 
@@ -36,13 +37,18 @@ def allowed_hosts() -> set[str]:
     return {name.lower() for name in (*LOOPBACK_HOSTS, *(current_app.config.get("ALLOWED_HOSTS") or ()))}
 
 
-def check_host():
+def error_response(message: str, status: int) -> tuple[Response | str, int]:
+    """The error as JSON for the API, as the error page otherwise."""
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), status
+    return render_template("error.html", message=message), status
+
+
+def check_host() -> ResponseReturnValue | None:
     """before_request hook: answer only under this server's own names (400 otherwise)."""
     name = host_name(request.headers.get("Host", ""))
     if name in allowed_hosts():
         return None
-    from .app import error_response
-
     shown = ", ".join(sorted(allowed_hosts()))
     return error_response(
         f"This server answers only at its own addresses ({shown}); open it by one of "
@@ -51,7 +57,7 @@ def check_host():
     )
 
 
-def add_security_headers(response):
+def add_security_headers(response: Response) -> Response:
     """after_request hook: CSP, no framing, no sniffing, no referrer to other sites."""
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)

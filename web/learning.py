@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
 from vision.evaluation import cli as evaluation_cli
+from vision.reading import PhotoReading
 from vision.training import cli as training_cli
 from vision.training import examples, retrain, teach_deck, userdata
 
@@ -26,34 +28,32 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def keep_example(
-    instance: str | os.PathLike[str], image: bytes, reading: dict[str, Any], cards: list[str], source: dict[str, Any]
+    instance: str | os.PathLike[str], image: bytes, reading: PhotoReading, cards: list[str], source: dict[str, Any]
 ) -> None:
     """Keep a saved, corrected photo hand as a training example (``vision.training.examples``)."""
-    examples.collect_example(instance, image, reading, cards, source=source)
+    examples.collect_example(Path(instance), image, reading.to_json(), cards, source=source)
 
 
 def examples_summary(instance: str | os.PathLike[str]) -> dict[str, Any]:
     """What the table has collected for training (photos, cards, ...)."""
-    return examples.summary(instance)
+    return examples.summary(Path(instance))
 
 
 def delete_examples(instance: str | os.PathLike[str]) -> None:
     """Delete every collected training example of an instance folder."""
-    import shutil
-
-    folder = userdata.examples_dir(instance)
+    folder = userdata.examples_dir(Path(instance))
     if folder.is_dir():
         shutil.rmtree(folder)
 
 
 def taught_decks(instance: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The decks taught from the players' photos (``ginscore deck add``)."""
-    return teach_deck.list_taught_decks(instance)
+    return teach_deck.list_taught_decks(Path(instance))
 
 
 def retrain_folder(instance: str | os.PathLike[str]) -> Path:
     """Where an instance folder's retraining runs keep their status, log and report."""
-    return userdata.retrain_dir(instance)
+    return userdata.retrain_dir(Path(instance))
 
 
 def retrain_status(instance: str | os.PathLike[str]) -> dict[str, Any]:

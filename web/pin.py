@@ -93,12 +93,12 @@ def enter():
     if not pin:
         return redirect(target)
     if request.method == "GET":
-        return render_template("pin.html", error=None, next=target)
+        return render_template("pin/pin.html", error=None, next=target)
     client = request.remote_addr or "unknown"
     verdict = throttle().check(client)
     if not verdict.allowed:
         return (
-            render_template("pin.html", error=verdict.message(), next=target),
+            render_template("pin/pin.html", error=verdict.message(), next=target),
             429,
             {"Retry-After": str(int(verdict.wait_s) + 1)},
         )
@@ -112,4 +112,4 @@ def enter():
     error = "That PIN is wrong; ask the table."
     if not wait.allowed:
         error += " " + wait.message()
-    return render_template("pin.html", error=error, next=target), 403
+    return render_template("pin/pin.html", error=error, next=target), 403

@@ -10,34 +10,36 @@ process, one inference at a time (the CPU has few cores; parallel inferences onl
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from engine import MOST_CARDS_IN_A_SHOWDOWN
+from vision.decode import BoundedJpeg, PhotoHeader, bounded_jpeg, check_photo
+from vision.detector import CardIndexDetector, load_detector
+from vision.model_settings import ModelError
 from vision.reading import ImageError, PhotoReading
+from vision.recognise import read_frame, read_photo
+
+if TYPE_CHECKING:
+    from cv2.typing import MatLike
 
 MODEL_LOCK = threading.Lock()
 
 
-def check_image(data: bytes, max_pixels: int):
+def check_image(data: bytes, max_pixels: int) -> PhotoHeader:
     """Refuse what is not a whole photo we can read (``vision.decode.check_photo``); ImageError says what to do."""
-    from vision.decode import check_photo
-
     return check_photo(data, max_pixels)
 
 
-def bounded_copy(data: bytes, longest_side: int):
+def bounded_copy(data: bytes, longest_side: int) -> BoundedJpeg:
     """The one copy of a photo the app keeps, shows and reads: ``vision.decode.bounded_jpeg`` (one
     decode, upright, at most ``longest_side`` pixels, JPEG at reduced scale)."""
-    from vision.decode import bounded_jpeg
-
     return bounded_jpeg(data, longest_side)
 
 
-def _detector(model_dir: str | None):
+def _detector(model_dir: str | None) -> CardIndexDetector | None:
     """The detector of a models folder (None: vision's default, the shipped model); cached by vision."""
     if not model_dir:
         return None
-    from vision.detector import load_detector
-
     return load_detector(model_dir)
 
 
@@ -51,9 +53,6 @@ class RecognitionUnavailable(ImageError):
 
 def recognise_photo(data: bytes, model_dir: str | None = None) -> PhotoReading:
     """Read the cards in a photo with the shipped model (or the one in ``model_dir``); one call at a time."""
-    from vision.model_settings import ModelError
-    from vision.recognise import read_photo
-
     with MODEL_LOCK:
         try:
             return read_photo(data, detector=_detector(model_dir))
@@ -82,13 +81,11 @@ def check_reading(reading: PhotoReading) -> None:
         )
 
 
-def try_recognise_frame(frame, model_dir: str | None = None) -> PhotoReading | None:
+def try_recognise_frame(frame: MatLike, model_dir: str | None = None) -> PhotoReading | None:
     """Read a live webcam frame (BGR array) only if the model is free now (uploads come first)."""
     if not MODEL_LOCK.acquire(blocking=False):
         return None
     try:
-        from vision.recognise import read_frame
-
         return read_frame(frame, detector=_detector(model_dir))
     except Exception:  # the live view keeps going without its overlay
         return None

@@ -7,9 +7,23 @@ module turns form fields into engine calls and engine results into what the page
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, overload
 
-from engine import CARD_CODES, Option, Rules, check_showdown, parse_cards, parse_deadwood, upcard_for
+import engine
+from engine import (
+    CARD_CODES,
+    Arrangement,
+    Game,
+    GameScore,
+    HandResult,
+    LayOff,
+    Option,
+    Rules,
+    check_showdown,
+    parse_cards,
+    parse_deadwood,
+    upcard_for,
+)
 
 from .store import GameRecord, HandEntry
 
@@ -62,6 +76,15 @@ class RuleField:
     choices: tuple = ()
 
 
+class Form(Protocol):
+    """What is read like a form: ``request.form``, a dict, or a ``FormView``."""
+
+    @overload
+    def get(self, key: str, /) -> Any: ...
+    @overload
+    def get(self, key: str, default: str, /) -> Any: ...
+
+
 class FormView:
     """A dict of form fields plus raw rule values (the JSON API), read like a form."""
 
@@ -84,7 +107,7 @@ def _option_rows() -> list[dict]:
     return [option for option in Rules.options() if option["name"] != "target"]
 
 
-def rule_fields(form) -> list[RuleField]:
+def rule_fields(form: Form) -> list[RuleField]:
     """The rule options for the form, filled from ``form`` (or its preset's defaults)."""
     try:
         rules = rules_from_form(form)
@@ -102,7 +125,7 @@ def rule_fields(form) -> list[RuleField]:
     ]
 
 
-def rules_from_form(form) -> Rules:
+def rules_from_form(form: Form) -> Rules:
     """The preset named in the form with each ``rule_<name>`` field applied; ValueError on a bad value."""
     preset = form.get("preset") or "standard"
     changes: dict[str, Any] = {}
@@ -232,6 +255,9 @@ class CardGroup:
         return {"kind": self.kind, "cards": list(self.cards), "colour": self.colour, "label": self.label}
 
 
+CardGroups = tuple[tuple[CardGroup, ...], tuple[CardGroup, ...]]  # each player's melds, lay-offs, deadwood
+
+
 def _codes(cards) -> tuple[str, ...]:
     return tuple(str(card) for card in cards)
 
@@ -241,22 +267,22 @@ def _label_cards(cards) -> str:
 
 
 def card_groups(
-    hands: tuple[tuple[str, ...], tuple[str, ...]], result=None, knocker: int | None = None
-) -> tuple[tuple[CardGroup, ...], tuple[CardGroup, ...]]:
+    hands: tuple[tuple[str, ...], tuple[str, ...]], result: HandResult | None = None, knocker: int | None = None
+) -> CardGroups:
     """Each hand's cards as the engine arranged them: melds, then lay-offs, then deadwood.
 
     With a scored ``result`` its arrangements and lay-offs are used; otherwise each hand's best
     arrangement (engine.best_arrangement). Every meld gets its own colour number, numbered across
     both hands; a lay-off has the colour of the meld it goes on. Unreadable hands give no groups.
     """
-    import engine
-
-    arrangements: list = [None, None]
-    layoffs = ()
+    arrangements: list[Arrangement | None] = [None, None]
+    layoffs: tuple[LayOff, ...] = ()
+    defender = 1
     if result is not None and result.knocker is not None and result.knocker_arrangement is not None:
         arrangements[result.knocker] = result.knocker_arrangement
         arrangements[1 - result.knocker] = result.defender_arrangement
         layoffs = result.layoffs
+        defender = 1 - result.knocker
     for player in (0, 1):
         if arrangements[player] is None and hands[player]:
             try:
@@ -277,7 +303,6 @@ def card_groups(
             groups[player].append(CardGroup("meld", codes, colour, f"{meld.kind.capitalize()} {_label_cards(codes)}"))
             colour += 1
     if layoffs:
-        defender = 1 - result.knocker
         by_meld: dict[tuple[str, ...], list[str]] = {}
         for layoff in layoffs:
             by_meld.setdefault(_codes(layoff.meld.cards), []).append(str(layoff.card))
@@ -315,26 +340,36 @@ class HandView:
         }
 
 
-def engine_result(entry: HandEntry, rules: Rules):
-    """The engine's HandResult for an entered hand (ValueError for an impossible hand)."""
-    import engine
+def knocker_of(entry: HandEntry) -> int:
+    """Who knocked in a hand of cards or counts (ValueError for a stored hand without a knocker)."""
+    if entry.knocker is None:
+        raise ValueError(f"The hand entered as {entry.entry} does not say who knocked")
+    return entry.knocker
 
+
+def engine_result(entry: HandEntry, rules: Rules) -> HandResult:
+    """The engine's HandResult for an entered hand (ValueError for an impossible hand)."""
     if entry.entry == "cards":
+        knocker = knocker_of(entry)
         return engine.score_hand(
-            entry.cards[entry.knocker],
-            entry.cards[1 - entry.knocker],
+            entry.cards[knocker],
+            entry.cards[1 - knocker],
             rules,
             upcard=entry.upcard,
-            knocker=entry.knocker,
+            knocker=knocker,
         )
     if entry.entry == "counts":
+        knocker = knocker_of(entry)
+        knocker_count, defender_count = entry.deadwood[knocker], entry.deadwood[1 - knocker]
+        if knocker_count is None or defender_count is None:
+            raise ValueError("The hand entered as counts lacks a deadwood count")
         return engine.score_counts(
-            entry.deadwood[entry.knocker],
-            entry.deadwood[1 - entry.knocker],
+            knocker_count,
+            defender_count,
             rules,
             gin=entry.gin,
             upcard=entry.upcard,
-            knocker=entry.knocker,
+            knocker=knocker,
         )
     return engine.void_hand()
 
@@ -348,7 +383,7 @@ def sentence(message: object) -> str:
     return text if text[-1] in ".!?" else text + "."
 
 
-def _deadwood_by_player(result, entry: HandEntry) -> tuple[int | None, int | None]:
+def _deadwood_by_player(result: HandResult, entry: HandEntry) -> tuple[int | None, int | None]:
     if result.knocker is None:
         return (None, None)
     values: list[int | None] = [None, None]
@@ -357,23 +392,23 @@ def _deadwood_by_player(result, entry: HandEntry) -> tuple[int | None, int | Non
     return values[0], values[1]
 
 
-def view_of(result, entry: HandEntry, players: tuple[str, str]) -> HandView:
+def view_of(result: HandResult, entry: HandEntry, players: tuple[str, str]) -> HandView:
     winner = result.winner
     kind = str(result.kind).replace("_", " ")
     points = int(getattr(result, "points", 0) or 0)
     if kind == "void":
         summary = "Void hand: nobody scores."
     elif winner is None:
-        summary = f"{players[entry.knocker]} knocked: {kind}, no score."
+        summary = f"{players[knocker_of(entry)]} knocked: {kind}, no score."
     else:
-        summary = f"{players[entry.knocker]} knocked: {kind}; {players[winner]} scores {points}."
+        summary = f"{players[knocker_of(entry)]} knocked: {kind}; {players[winner]} scores {points}."
     groups = card_groups(entry.cards, result) if entry.entry == "cards" else ((), ())
     return HandView(
         kind, winner, points, summary, explanation_lines(result, players), groups, _deadwood_by_player(result, entry)
     )
 
 
-def explanation_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
+def explanation_lines(result: HandResult, players: tuple[str, str]) -> tuple[str, ...]:
     """The engine's explanation lines (``HandResult.lines``) with the players' names put in:
     each player's melds and deadwood, the lay-offs, then the discard and the outcome."""
     names = (
@@ -381,10 +416,11 @@ def explanation_lines(result, players: tuple[str, str]) -> tuple[str, ...]:
     )
     rendered = []
     for line in result.lines:
+        whose = line.role or ""  # arrangement and lay-off lines always say whose they are
         if line.topic == "arrangement":
-            rendered.append(f"{names[line.role]}: {line.text}.")
+            rendered.append(f"{names[whose]}: {line.text}.")
         elif line.topic == "layoffs":
-            rendered.append(f"{names[line.role]} lays off {line.text}.")
+            rendered.append(f"{names[whose]} lays off {line.text}.")
         else:
             rendered.append(line.text)
     return tuple(rendered)
@@ -501,8 +537,6 @@ def build_sheet(game: GameRecord, hands: list[HandEntry]) -> Sheet:
 
     ValueError when the hands cannot be one game (a hand after the game ended).
     """
-    from engine import Game
-
     players, rules = game.players, game.rules
     engine_game = Game(players, rules, target=game.target, first_dealer=game.first_dealer)
     rows = []
@@ -532,7 +566,7 @@ def build_sheet(game: GameRecord, hands: list[HandEntry]) -> Sheet:
     return _sheet_from_game(engine_game, players, rules, tuple(rows))
 
 
-def _column_reckoning(column, players, prefix: str = "") -> list[ReckoningLine]:
+def _column_reckoning(column: GameScore, prefix: str = "") -> list[ReckoningLine]:
     lines = [ReckoningLine(f"{prefix}Points", (column.hand_points[0], column.hand_points[1]))]
     lines.append(
         ReckoningLine(
@@ -549,13 +583,13 @@ def _column_reckoning(column, players, prefix: str = "") -> list[ReckoningLine]:
     return lines
 
 
-def _sheet_from_game(engine_game, players, rules: Rules, rows: tuple[SheetRow, ...]) -> Sheet:
+def _sheet_from_game(engine_game: Game, players: tuple[str, str], rules: Rules, rows: tuple[SheetRow, ...]) -> Sheet:
     columns = engine_game.scores
     over = engine_game.is_over
     reckoning: list[ReckoningLine] = []
     if over:
         if len(columns) == 1:
-            reckoning = _column_reckoning(columns[0], players)
+            reckoning = _column_reckoning(columns[0])
         else:
             for column in columns:
                 reckoning.append(

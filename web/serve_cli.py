@@ -7,7 +7,10 @@ threads, request size and connection limits, and no debugger or development bann
 from __future__ import annotations
 
 import argparse
+import os
 import socket
+
+from . import create_app
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -67,8 +70,6 @@ def serve_config(args: argparse.Namespace) -> dict:
     if args.db:
         config["DATABASE"] = args.db
     if args.model:
-        import os
-
         if not os.path.isdir(args.model):
             raise FileNotFoundError(f"--model {args.model}: no such folder")
     allowed = [name.strip().lower() for name in getattr(args, "allow_host", None) or [] if name.strip()]
@@ -102,8 +103,6 @@ def make_server(app, host: str, port: int, threads: int = 8):
 
 def run_serve(args: argparse.Namespace) -> int:
     """Start the app under waitress until Ctrl-C."""
-    from . import create_app
-
     config = serve_config(args)
     if not 1 <= getattr(args, "threads", 8) <= 64:
         raise ValueError(f"--threads {args.threads} must be from 1 to 64")

@@ -10,18 +10,9 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 
 from . import store
+from .services import MOST_DEVICES, device_number
 
 bp = Blueprint("settings", __name__)
-
-MOST_DEVICES = 64
-
-
-def device_number(text: str | None) -> str:
-    """``text`` when it is a webcam device number (ASCII digits, 0-63), else ``""``."""
-    text = (text or "").strip()
-    if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) < MOST_DEVICES:
-        return str(int(text))
-    return ""
 
 
 @bp.route("/settings", methods=("GET", "POST"))
@@ -46,9 +37,9 @@ def page():
     return render_page(store.get_setting("camera_source"))
 
 
-def render_page(camera_source: str):
+def render_page(camera_source: str) -> str:
     return render_template(
-        "settings.html",
+        "settings/settings.html",
         keep_photos=store.get_setting("keep_photos") == "1",
         camera_source=camera_source,
         cli_camera=current_app.config.get("CAMERA_SOURCE"),

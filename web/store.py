@@ -3,7 +3,8 @@
 Hands are stored as what the players entered (cards, or deadwood counts, or a void); the sheet
 (scores, totals, boxes, reckoning) is always recomputed from them by the engine, so undoing or
 editing a hand can never leave stale totals behind. A game is read as a ``GameRecord`` whose rules
-are already the engine's ``Rules`` (parsed from the stored JSON here, once).
+are already the engine's ``Rules`` (parsed from the stored JSON here, once), a hand as a
+``HandEntry`` and a photo as a ``PhotoRecord`` (its reading: ``PhotoRecord.reading()``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Rules
+from vision.reading import PhotoReading
 
 from .db import get_db, transaction
 
@@ -124,6 +126,54 @@ class HandEntry:
         }
 
 
+@dataclass(frozen=True)
+class PhotoRecord:
+    """One stored photo: the bounded JPEG as uploaded, the reading kept with it, its hand once saved."""
+
+    id: int
+    game_id: int | None  # None once its game is deleted (the photo goes at the next sweep)
+    hand_id: int | None  # None while it waits for its hand (a pending photo)
+    replaces_position: int | None  # the hand it is to replace (editing), if any
+    image: bytes | None
+    media_type: str
+    width: int
+    height: int
+    reading_json: str  # PhotoReading.to_json() as JSON text
+    source: str  # "upload", "api" or "webcam"
+    corrected0: str | None = None  # the cards as saved, once confirmed
+    corrected1: str | None = None
+    created: str = ""
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> PhotoRecord:
+        return cls(
+            id=row["id"],
+            game_id=row["game_id"],
+            hand_id=row["hand_id"],
+            replaces_position=row["replaces_position"],
+            image=None if row["image"] is None else bytes(row["image"]),
+            media_type=row["media_type"],
+            width=row["width"],
+            height=row["height"],
+            reading_json=row["reading_json"],
+            source=row["source"],
+            corrected0=row["corrected0"],
+            corrected1=row["corrected1"],
+            created=row["created"],
+        )
+
+    def reading(self) -> PhotoReading:
+        """The reading kept with the photo (``ValueError`` when the stored JSON is not one)."""
+        return PhotoReading.from_json(json.loads(self.reading_json))
+
+
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT just added."""
+    if cursor.lastrowid is None:
+        raise RuntimeError("the INSERT added no row")
+    return cursor.lastrowid
+
+
 def get_game(game_id: int) -> GameRecord | None:
     if not 0 < game_id <= LARGEST_ID:
         return None
@@ -180,7 +230,7 @@ def insert_game(
         "INSERT INTO game (player0, player1, rules_json, target, first_dealer, rematch_of) VALUES (?, ?, ?, ?, ?, ?)",
         (players[0], players[1], rules.to_json(), target, first_dealer, rematch_of),
     )
-    return int(cursor.lastrowid)
+    return inserted_id(cursor)
 
 
 def write_hand(
@@ -208,7 +258,7 @@ def write_hand(
             "deadwood1, gin, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, position, *values),
         )
-        return int(cursor.lastrowid), position
+        return inserted_id(cursor), position
     existing = connection.execute(
         "SELECT id FROM hand WHERE game_id = ? AND position = ?", (game_id, position)
     ).fetchone()
@@ -265,27 +315,29 @@ def insert_photo(
     media_type: str,
     width: int,
     height: int,
-    reading: dict[str, Any],
+    reading: PhotoReading,
     source: str,
     replaces_position: int | None = None,
 ) -> int:
+    """Keep a photo and its reading (``PhotoReading.to_json()``) as an upload waiting for its hand."""
     cursor = connection.execute(
         "INSERT INTO photo (game_id, image, media_type, width, height, reading_json, source, replaces_position) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, image, media_type, width, height, json.dumps(reading), source, replaces_position),
+        (game_id, image, media_type, width, height, json.dumps(reading.to_json()), source, replaces_position),
     )
-    return int(cursor.lastrowid)
+    return inserted_id(cursor)
 
 
-def get_photo(photo_id: int) -> sqlite3.Row | None:
+def get_photo(photo_id: int) -> PhotoRecord | None:
     if not 0 < photo_id <= LARGEST_ID:
         return None
-    return get_db().execute("SELECT * FROM photo WHERE id = ?", (photo_id,)).fetchone()
+    row = get_db().execute("SELECT * FROM photo WHERE id = ?", (photo_id,)).fetchone()
+    return PhotoRecord.from_row(row) if row is not None else None
 
 
-def kept_photo(game_id: int, position: int) -> sqlite3.Row | None:
+def kept_photo(game_id: int, position: int) -> PhotoRecord | None:
     """The photo kept with a stored hand (None when it was entered by hand or photos are not kept)."""
-    return (
+    row = (
         get_db()
         .execute(
             "SELECT photo.* FROM photo JOIN hand ON photo.hand_id = hand.id WHERE hand.game_id = ? AND hand.position = ? "
@@ -294,6 +346,7 @@ def kept_photo(game_id: int, position: int) -> sqlite3.Row | None:
         )
         .fetchone()
     )
+    return PhotoRecord.from_row(row) if row is not None else None
 
 
 def kept_photo_ids(game_id: int) -> dict[int, int]:

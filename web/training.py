@@ -1,6 +1,6 @@
 """The Training page: what the table has collected, a retrain in the background, its before/after numbers.
 
-Saved photo hands become training examples here (``collect_example``, called by ``hands.save_hand``
+Saved photo hands become training examples (``services.collect_example``, called by ``services.save_hand``
 after the hand is stored) when "Keep photos" (Settings) and "Learn from corrected photos" (this page)
 are both on. A retrain runs as its own process (``ginscore retrain``, niced), so the score sheet stays
 responsive; its progress and report are files in ``instance/retrain`` that this page reads.
@@ -8,12 +8,12 @@ responsive; its progress and report are files in ``instance/retrain`` that this 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 
@@ -22,40 +22,13 @@ from vision.model_settings import ModelError, read_model_settings, read_settings
 from vision.paths import REPOSITORY, models_dir
 
 from . import learning, store
+from .services import COLLECT_SETTING, collect_setting_on, keep_photos_on
 
 bp = Blueprint("training", __name__)
 
-COLLECT_SETTING = "collect_examples"
 RETRAIN_HOURS = ("0.25", "0.5", "1", "2")
 RETRAIN_PARTS = ("auto", "classifier", "both")
 _models_seen: dict[str, float] = {}
-
-
-def collecting() -> bool:
-    """Whether saved photo hands are kept as training examples (both settings on)."""
-    return collect_setting_on() and store.get_setting("keep_photos") == "1"
-
-
-def collect_setting_on() -> bool:
-    return store.get_setting(COLLECT_SETTING) == "1"
-
-
-def collect_example(game, entry, photo, hand_id: int | None = None) -> None:
-    """Keep a saved photo hand as a training example (never fails the save: problems are logged)."""
-    if photo is None or entry.entry != "cards" or photo["image"] is None:
-        return
-    try:
-        if not collecting():
-            return
-        learning.keep_example(
-            current_app.instance_path,
-            bytes(photo["image"]),
-            json.loads(photo["reading_json"]),
-            [*entry.cards[0], *entry.cards[1], *([entry.upcard] if entry.upcard else [])],  # the upcard is a card too
-            source={"game_id": game["id"], "hand_id": hand_id, "photo_id": photo["id"], "from": photo["source"]},
-        )
-    except Exception:  # a full disk or a damaged reading must not lose the hand
-        current_app.logger.exception("could not keep photo %s as a training example", photo["id"])
 
 
 def models_folder() -> Path:
@@ -132,23 +105,19 @@ def page():
     except ModelError:
         updated = ""
     return render_template(
-        "training.html",
+        "training/training.html",
         collected=learning.examples_summary(instance),
         decks=learning.taught_decks(instance),
         status=status,
         report=report,
         collect_on=collect_setting_on(),
-        keep_photos=_keep_photos(),
+        keep_photos=keep_photos_on(),
         models=str(models),
         models_updated=updated,
         can_rollback=settings_path(models / learning.PREVIOUS).exists(),
         hours_choices=RETRAIN_HOURS,
         part_choices=RETRAIN_PARTS,
     )
-
-
-def _keep_photos() -> bool:
-    return store.get_setting("keep_photos") == "1"
 
 
 @bp.route("/training/collect", methods=("POST",))
@@ -208,6 +177,6 @@ def delete_examples():
     return redirect(url_for("training.page"), 303)
 
 
-def status_json(instance: str | os.PathLike) -> dict:
+def status_json(instance: str | os.PathLike[str]) -> dict[str, Any]:
     """The retrain status of an instance folder (what the page shows), for tests and scripts."""
     return learning.retrain_status(instance)

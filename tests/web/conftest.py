@@ -199,7 +199,7 @@ def insert_pending_photo(database: str, game_id: int, jpeg: bytes, reading) -> i
             "image/jpeg",
             reading.image_size[0],
             reading.image_size[1],
-            reading.to_json(),
+            reading,
             "upload",
         )
 

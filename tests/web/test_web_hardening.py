@@ -129,7 +129,7 @@ def test_a_url_left_in_old_settings_is_not_opened(app, client):
     assert client.get("/camera/frame.jpg").status_code == 404
     client.post("/settings", data={"camera_source": "2"})
     with app.test_request_context():
-        from web.games import current_camera_source
+        from web.services import current_camera_source
 
         assert current_camera_source() == "2"
 

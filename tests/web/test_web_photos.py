@@ -127,7 +127,7 @@ def test_a_16_bit_png_is_bounded_too(app, client, seen):
 def test_decoding_waits_for_a_free_slot(app, client, seen, monkeypatch):
     from servers import ThreadServer, multipart
 
-    from web import hands
+    from web import services
 
     app.extensions["photo_decode_slots"] = threading.BoundedSemaphore(1)
     busy, most = [0], [0]
@@ -159,7 +159,7 @@ def test_decoding_waits_for_a_free_slot(app, client, seen, monkeypatch):
         )
     assert statuses == [201] * 6 and most[0] == 1
 
-    monkeypatch.setattr(hands, "PHOTO_SLOT_WAIT_S", 0.05)
+    monkeypatch.setattr(services, "PHOTO_SLOT_WAIT_S", 0.05)
     app.extensions["photo_decode_slots"].acquire()  # every slot taken
     answer = upload(client, game_id, jpeg(640, 480))
     assert answer.status_code == 503 and "busy" in answer.json["error"]

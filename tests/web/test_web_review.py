@@ -27,7 +27,7 @@ def pending_photo(app, game_id: int, low_card: str = "9c") -> int:
         (width, height), cards, (tuple(ANN_GIN.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8
     )
     with app.app_context(), transaction() as connection:
-        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading.to_json(), "upload")
+        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading, "upload")
 
 
 def test_review_page_boxes_every_card_and_flags_unsure_ones(app, client):

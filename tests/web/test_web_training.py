@@ -32,7 +32,7 @@ def pending_photo(app, game_id: int) -> int:
     )
     reading = PhotoReading((width, height), cards, (tuple(ANN_GIN.split()), tuple(read[10:])), "horizontal", 0.8)
     with app.app_context(), transaction() as connection:
-        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading.to_json(), "upload")
+        return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading, "upload")
 
 
 def confirm(client, game_id: int, photo_id: int):

@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.annotate import save_annotated as save
 from vision.decode import decode_image
 from vision.detections import Detections, box_iou, canonical_code, read_yolo_labels
 from vision.detector import CardIndexDetector, load_detector
-from vision.recognise import reading_from_detections
+from vision.recognise import reading_from_detections, recognise
 
 MAP_CONF = 0.01
 IOU_MATCH = 0.5
@@ -118,8 +119,6 @@ def evaluate_folder(
             }
         )
         if save_annotated:
-            from vision.annotate import save_annotated as save
-
             save(Path(save_annotated) / f"{image_path.stem}.jpg", image.pixels, reading, image.to_original, labels)
 
     total_right = sum(p["cards_right"] for p in photos)
@@ -336,7 +335,6 @@ def evaluate_scale_curve(
 ) -> list[dict[str, Any]]:
     """Card recall and precision of the product's reading (``recognise``) on the original photos and on
     each zoom and shrink variant. A card counts as labelled in a variant when one of its boxes is whole there."""
-    from vision.recognise import recognise
 
     folder = Path(folder)
     image_paths = check_eval_folder(folder)
@@ -472,7 +470,6 @@ def evaluate_rank_folder(
     """Read every photo of a rank-labelled folder through the product path and measure, per the set's README:
     rank recall and precision (multisets of ranks), exact photos, false cards per photo; and by position,
     how many wrong cards the review page would flag (confidence below ``review_below``) and how many right ones."""
-    from vision.recognise import recognise
 
     folder = Path(folder)
     labels = read_rank_labels(folder / "labels.csv")
@@ -508,8 +505,6 @@ def evaluate_rank_folder(
             }
         )
         if save_annotated:
-            from vision.annotate import save_annotated as save
-
             save(
                 Path(save_annotated) / f"{Path(name).stem}.jpg",
                 recognition.image.pixels,

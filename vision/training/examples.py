@@ -40,6 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import CARD_CODES
+from vision.crops import crop_index
+from vision.detections import canonical_code
+from vision.detector import REJECT_CLASS
 from vision.training.userdata import examples_dir
 
 HELD_OUT_EVERY = 5  # one detector-safe photo in this many is held out for measuring
@@ -47,7 +50,6 @@ CROP_COPIES = 4  # crops per labelled box (jittered like a detector's boxes)
 
 
 def _canonical(codes: Iterable[str]) -> list[str]:
-    from vision.detections import canonical_code
 
     out = []
     for code in codes:
@@ -256,9 +258,6 @@ def add_to_dataset(
     into ``crops/train/<code>`` and ``crops/train/none``. Held-out examples are left out."""
     import cv2
     import numpy as np
-
-    from vision.crops import crop_index
-    from vision.detector import REJECT_CLASS
 
     rng = np.random.default_rng(seed)
     counts = {"photos": 0, "detector_photos": 0, "crops": 0, "none_crops": 0}

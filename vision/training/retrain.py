@@ -33,16 +33,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vision.detector import reload_models
+from vision.detector import load_detector, reload_models
+from vision.evaluation import evaluate
+from vision.evaluation.evaluate import check_eval_folder, is_rank_folder
 from vision.model_settings import (
     CLASSIFIER_FILE,
     DETECTOR_FILE,
     MODEL_SETTINGS_FILE,
+    ModelError,
     named_weight_files,
+    read_model_settings,
     read_settings_document,
     settings_path,
 )
 from vision.paths import DATASETS_DIR
+from vision.paths import models_dir as default_models_dir
+from vision.training import examples, train
+from vision.training.synth.dataset import SynthConfig, generate, write_data_yaml
+from vision.training.teach_deck import complete_deck_folder, list_taught_decks
+from vision.training.train import install_weights
 from vision.training.userdata import retrain_dir
 
 REAL_VAL = DATASETS_DIR / "real" / "real-val"
@@ -201,7 +210,6 @@ def _file_digest(path: Path) -> str:
 
 def models_fingerprint(folder: Path) -> str:
     """A hash of a models folder's weights and settings (what a measurement of it depends on)."""
-    from vision.model_settings import read_model_settings
 
     read_model_settings(folder)  # a clear error when the folder is not a reader
     parts = [_file_digest(folder / name) for name in model_files(folder) if name != MODEL_SETTINGS_FILE]
@@ -221,7 +229,6 @@ def _set_fingerprint(eval_set: EvalSet) -> str:
 def _evaluate_with_flags(folder: Path, detector, imgsz: int | None) -> tuple[dict[str, Any], dict[str, int]]:
     """``vision.evaluation.evaluate.evaluate_folder``, and of the cards it read, how many the review page
     would flag (confidence below the model's ``review_below``), wrong and right ones."""
-    from vision.evaluation import evaluate
 
     result = evaluate.evaluate_folder(folder, detector=detector, imgsz=imgsz)
     counts = {"flagged": 0, "wrong_flagged": 0, "wrong": 0, "right_flagged": 0}
@@ -235,7 +242,6 @@ def _evaluate_with_flags(folder: Path, detector, imgsz: int | None) -> tuple[dic
 
 def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[str, Any]:
     """The numbers of one set: cards right / labelled / read, recall, precision, exact photos, flags."""
-    from vision.evaluation import evaluate
 
     start = time.perf_counter()
     if eval_set.kind == "rank":
@@ -290,7 +296,6 @@ def measure(
     on_set: Callable[[int, str], None] | None = None,
 ) -> dict[str, Any]:
     """Every set's numbers for a models folder (remembered in ``cache_path`` by the models' and sets' hashes)."""
-    from vision.detector import load_detector
 
     fingerprint = models_fingerprint(models_folder)
     cache = (read_json(cache_path) if cache_path is not None else None) or {}
@@ -388,7 +393,6 @@ def rollback(models_dir: Path) -> list[str]:
 
 
 def _taught_deck_paths(config: RetrainConfig) -> list[Path]:
-    from vision.training.teach_deck import complete_deck_folder, list_taught_decks
 
     if config.decks is not None:
         return [complete_deck_folder(name, config.instance) for name in config.decks]
@@ -436,8 +440,6 @@ def running_pid(folder: Path) -> int | None:
 
 def retrain(config: RetrainConfig) -> dict[str, Any]:
     """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
-    from vision.model_settings import ModelError, read_model_settings
-    from vision.training import examples
 
     if not 0 < config.hours <= 24:
         raise RetrainError(f"--hours {config.hours}: give a budget above 0 and at most 24 (e.g. 0.5)")
@@ -503,8 +505,6 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             config.instance, data, detector="detector" in parts, crops="classifier" in parts
         )
         timings["render_min"] = (time.time() - t) / 60
-
-        from vision.training import train
 
         trained: dict[str, Path] = {}
         runs = work / "runs"
@@ -629,7 +629,6 @@ def render_training_data(
     progress: Callable[[float], None] | None = None,
 ) -> dict[str, int]:
     """Fresh scenes into ``out``: the library's decks, and ``deck_share`` of them with the taught decks."""
-    from vision.training.synth.dataset import SynthConfig, generate
 
     seed = config.seed if config.seed is not None else int(time.time()) % 1_000_000
     taught = int(round(scenes * config.deck_share)) if deck_paths else 0
@@ -655,7 +654,6 @@ def render_training_data(
         counts["scenes"] += stats["scenes"]
         if progress is not None:
             progress(done / scenes)
-    from vision.training.synth.dataset import write_data_yaml
 
     write_data_yaml(out)
     return counts
@@ -663,7 +661,6 @@ def render_training_data(
 
 def make_candidate(models_dir: Path, candidate: Path, trained: dict[str, Path], channels: str | None) -> Path:
     """A models folder with the current settings, the new weights and the installed ones not retrained."""
-    from vision.training.train import install_weights
 
     if candidate.exists():
         shutil.rmtree(candidate)
@@ -759,7 +756,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_retrain(args: argparse.Namespace) -> int:
-    from vision.paths import models_dir as default_models_dir
 
     models_dir = Path(args.models_dir or default_models_dir())
     if not getattr(args, "verbose", False):
@@ -775,8 +771,6 @@ def run_retrain(args: argparse.Namespace) -> int:
     if args.eval:
         eval_sets: list[EvalSet] = []
         for folder in args.eval:
-            from vision.evaluation.evaluate import check_eval_folder, is_rank_folder
-
             if not folder.is_dir():
                 raise FileNotFoundError(f"--eval {folder}: no such folder")
             if is_rank_folder(folder):

@@ -28,6 +28,10 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.decode import decode_image
+from vision.detections import canonical_code
+from vision.detector import load_detector
+from vision.reading import ImageError
 from vision.training.corner_finder import (
     find_corner_index,
     find_deck_indices,
@@ -194,8 +198,6 @@ def cards_in_photo(path: Path | str, faces_only: bool = False) -> list[FoundCard
     """The straightened cards of one photo (the photo itself when it is one face); ImageError if unreadable."""
     import cv2
 
-    from vision.decode import decode_image
-
     pixels = decode_image(path, max_side=4096, name=str(path)).pixels
     outlines = [] if faces_only else find_card_outlines(pixels)
     if faces_only or is_single_face(pixels, outlines):
@@ -302,7 +304,6 @@ def confirm_names(
 
     At each prompt: Enter accepts the reader's name, a card code (``Th``, ``10h``) corrects it, ``-``
     leaves the face out. A code given twice is asked again."""
-    from vision.detections import canonical_code
 
     out = out or sys.stdout
     chosen: dict[int, str] = {}
@@ -485,8 +486,6 @@ def teach_deck(
 ) -> dict:
     """Find, straighten, name (reader + user) and store the cards of ``photos`` in taught deck ``name``
     (``detector``: the reader, else the one in ``models``, else the installed one)."""
-    from vision.detector import load_detector
-    from vision.reading import ImageError
 
     check_deck_name(name)
     out = out or sys.stdout

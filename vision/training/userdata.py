@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from vision.paths import instance_dir
+from vision.training.synth.decks import DATASETS
 
 DECK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
@@ -43,7 +44,6 @@ def check_deck_name(name: str) -> str:
 
 def find_deck_folder(name: str, instance: Path | str | None = None, datasets_root: Path | str | None = None) -> Path:
     """A deck by name: a taught deck of the instance folder first, then the library in ``datasets/decks``."""
-    from vision.training.synth.decks import DATASETS
 
     check_deck_name(name)
     for folder in (user_decks_dir(instance) / name, Path(datasets_root or DATASETS) / "decks" / name):

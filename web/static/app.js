@@ -3,7 +3,8 @@
   "use strict";
   document.documentElement.classList.add("js");
   var SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
-  function label(code) { return (code[0] === "T" ? "10" : code[0]) + (SUITS[code[1]] || code[1]); }
+  // A card code for people: "Ts" -> "10\u2660" (the same label as web/scoring.py's card_label).
+  function cardLabel(code) { return (code[0] === "T" ? "10" : code[0]) + (SUITS[code[1]] || code[1]); }
   function codes(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
 
   // The preset menu reloads the form with that preset's options.
@@ -49,11 +50,11 @@
   document.querySelectorAll("input[data-autosubmit]").forEach(function (input) {
     input.addEventListener("change", function () {
       if (!input.files.length) return;
-      var form = input.form, label = input.closest("label");
+      var form = input.form, fileLabel = input.closest("label");
       var box = document.getElementById("upload-progress"), bar = document.getElementById("upload-bar");
       var text = document.getElementById("upload-text");
-      label.classList.add("busy");
-      label.querySelector(".file-label").textContent = "Sending the photo\u2026";
+      fileLabel.classList.add("busy");
+      fileLabel.querySelector(".file-label").textContent = "Sending the photo\u2026";
       if (!box || !window.XMLHttpRequest || !window.FormData) { form.submit(); return; }
       box.hidden = false; bar.value = 0; text.textContent = "Sending the photo: 0%";
       var xhr = new XMLHttpRequest(), started = 0, timer = null;
@@ -67,7 +68,7 @@
       xhr.upload.addEventListener("load", function () {
         bar.removeAttribute("value");              // indeterminate: the server is reading the cards
         started = Date.now();
-        label.querySelector(".file-label").textContent = "Reading the cards\u2026";
+        fileLabel.querySelector(".file-label").textContent = "Reading the cards\u2026";
         var tick = function () {
           text.textContent = "Photo sent. Reading the cards\u2026 " + Math.round((Date.now() - started) / 1000) + " s";
         };
@@ -84,8 +85,8 @@
       xhr.addEventListener("error", function () {
         if (timer) clearInterval(timer);
         text.textContent = "The photo could not be sent (connection lost?); try again.";
-        box.classList.add("error"); label.classList.remove("busy");
-        label.querySelector(".file-label").textContent = "Photo of the hands";
+        box.classList.add("error"); fileLabel.classList.remove("busy");
+        fileLabel.querySelector(".file-label").textContent = "Photo of the hands";
       });
       xhr.send(new FormData(form));
     });
@@ -168,8 +169,8 @@
     chip.className = "chip" + (/[hd]$/.test(code) ? " red" : "") + (flagged[code] ? " low" : "");
     chip.dataset.card = code;
     var face = document.createElement("button");
-    face.type = "button"; face.className = "face"; face.textContent = label(code);
-    face.setAttribute("aria-label", label(code) + (flagged[code] ? ", to check" : "") + ": show on the photo");
+    face.type = "button"; face.className = "face"; face.textContent = cardLabel(code);
+    face.setAttribute("aria-label", cardLabel(code) + (flagged[code] ? ", to check" : "") + ": show on the photo");
     face.addEventListener("click", function () { selectCard(code, false); });
     var move = document.createElement("button");
     move.type = "button"; move.textContent = "\u21c5"; move.title = "Move to the other hand";
@@ -273,7 +274,7 @@
   function openEditor(g) {
     if (!editor) return;
     var code = g.dataset.card, hand = handOf(code);
-    document.getElementById("editor-card").textContent = label(code) + (hand ? " \u2014 " +
+    document.getElementById("editor-card").textContent = cardLabel(code) + (hand ? " \u2014 " +
       document.querySelector('.hand[data-player="' + hand.slice(-1) + '"] .player-name').textContent + "'s hand" : " \u2014 in neither hand");
     var why = g.classList.contains("flagged") && !g.classList.contains("checked") ? g.dataset.why : "";
     document.getElementById("editor-why").textContent = why ? "(" + why + ")" : "";
@@ -281,7 +282,7 @@
     alternatives.textContent = "";
     (g.dataset.runnerUps || "").split(" ").filter(Boolean).forEach(function (other) {
       var button = document.createElement("button");
-      button.type = "button"; button.textContent = "It is " + label(other);
+      button.type = "button"; button.textContent = "It is " + cardLabel(other);
       button.dataset.replaceWith = other;
       button.addEventListener("click", function () { correct(g, other); });
       alternatives.appendChild(button);
@@ -305,12 +306,12 @@
         input.value = codes(input).map(function (c) { return c === old ? code : c; }).join(" ");
       }
       g.dataset.card = code;
-      g.querySelectorAll("text").forEach(function (t) { t.textContent = label(code); });
-      g.setAttribute("aria-label", label(code) + ", corrected");
+      g.querySelectorAll("text").forEach(function (t) { t.textContent = cardLabel(code); });
+      g.setAttribute("aria-label", cardLabel(code) + ", corrected");
       delete flagged[old];
     }
     g.classList.add("checked");
-    g.querySelectorAll("text").forEach(function (t) { t.textContent = label(g.dataset.card); });
+    g.querySelectorAll("text").forEach(function (t) { t.textContent = cardLabel(g.dataset.card); });
     delete flagged[g.dataset.card];
     render(); openEditor(g);
   }
@@ -398,7 +399,7 @@
     var poll = function () {
       fetch(live.dataset.url, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (state) {
         [0, 1].forEach(function (i) {
-          document.getElementById("live-hand" + i).textContent = state.hands[i].map(label).join(" ") || "\u2014";
+          document.getElementById("live-hand" + i).textContent = state.hands[i].map(cardLabel).join(" ") || "\u2014";
         });
         if (!state.cards) status.textContent = "No cards seen yet: spread both hands face up under the camera.";
         else if (state.steady) status.textContent = state.cards + " cards, steady: capture now.";

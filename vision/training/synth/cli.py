@@ -6,6 +6,12 @@ import argparse
 import time
 from pathlib import Path
 
+from vision.training.synth.clutter import draw_contact_sheet
+from vision.training.synth.dataset import SynthConfig, draw_preview, generate
+from vision.training.synth.mining import mine_no_card_tables, mine_scenes
+from vision.training.synth.scene import FAR_SHARE
+from vision.training.teach_deck import complete_deck_folder
+
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
@@ -104,8 +110,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    from vision.training.synth.dataset import SynthConfig, draw_preview, generate
-    from vision.training.synth.scene import FAR_SHARE
 
     if args.count < 1:
         raise ValueError(f"--count must be at least 1, got {args.count}")
@@ -113,8 +117,6 @@ def run_synth(args: argparse.Namespace) -> int:
         raise ValueError(f"--imgsz must be between 64 and 4096 pixels, got {args.imgsz}")
     deck_paths: tuple[Path, ...] = ()
     if getattr(args, "deck", None):
-        from vision.training.teach_deck import complete_deck_folder
-
         deck_paths = tuple(
             complete_deck_folder(name, getattr(args, "instance", None), args.datasets) for name in args.deck
         )
@@ -144,8 +146,6 @@ def run_synth(args: argparse.Namespace) -> int:
             f"(the far shots take {FAR_SHARE:g}), e.g. 0.3"
         )
     if args.clutter_preview:
-        from vision.training.synth.clutter import draw_contact_sheet
-
         print(f"clutter preview written to {draw_contact_sheet(args.clutter_preview, args.seed)}")
         return 0
     if args.preview:
@@ -164,8 +164,6 @@ def run_synth(args: argparse.Namespace) -> int:
             f"{seconds:.1f} s = {stats['scenes'] / seconds:.1f} scenes/s -> {args.out / 'data.yaml'}"
         )
     if args.mine:
-        from vision.training.synth.mining import mine_scenes
-
         start = time.perf_counter()
         mined = mine_scenes(config, args.mine)
         print(
@@ -173,8 +171,6 @@ def run_synth(args: argparse.Namespace) -> int:
             f"'none' crops, {mined['positives']} card crops as the detector frames them"
         )
     if getattr(args, "mine_tables", 0):
-        from vision.training.synth.mining import mine_no_card_tables
-
         start = time.perf_counter()
         mined = mine_no_card_tables(args.out, args.mine_tables, args.seed, datasets_root=args.datasets)
         print(

@@ -28,6 +28,7 @@ import numpy as np
 from engine.cards import CARD_CODES
 from vision.crops import crop_index
 from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
+from vision.training.synth import decks as deck_assets
 from vision.training.synth.scene import CODE_TO_CLASS, Scene, render_scene
 
 VAL_FRACTION = 0.1
@@ -58,7 +59,6 @@ def load_synth_assets(root: Path | None = None, deck_paths: tuple[Path, ...] = (
     """Decks by split (faces as BGRA), backs (BGRA) and surface photos (BGR) for the renderer.
 
     ``deck_paths``: draw only these deck folders (e.g. a taught deck), in both splits."""
-    from vision.training.synth import decks as deck_assets
 
     if deck_paths:
         train = val = [_faces_to_bgra(deck_assets.load_deck(Path(folder))) for folder in deck_paths]

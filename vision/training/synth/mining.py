@@ -18,9 +18,11 @@ import numpy as np
 
 from vision.crops import crop_index
 from vision.detections import box_iou
-from vision.detector import REJECT_CLASS
+from vision.detector import REJECT_CLASS, load_detector
+from vision.training.synth import clutter
+from vision.training.synth.camera import Camera
 from vision.training.synth.dataset import SynthConfig, load_synth_assets, make_scene, scene_split
-from vision.training.synth.scene import overlaps_a_region
+from vision.training.synth.scene import overlaps_a_region, render_scene
 
 MINING_IMGSZ = 640
 MINING_CONF = 0.05
@@ -48,7 +50,6 @@ def _write_crop(folder: Path, name: str, image: np.ndarray, box) -> None:
 def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool = True) -> dict[str, int]:
     """Run the detector over the first ``count`` scenes of the dataset in ``config.out`` and write
     mined crops into ``crops/<split>/none`` and ``crops/<split>/<code>``; returns counts."""
-    from vision.detector import load_detector
 
     detector = detector or load_detector()
     assets = load_synth_assets(config.datasets_root, config.deck_paths)
@@ -91,9 +92,6 @@ PAPER_KINDS = ("newspaper", "envelope", "printed_box")
 def no_card_table(rng: np.random.Generator, assets: dict, image_size: tuple[int, int] = (1600, 1200)):
     """A random table with a score pad (and usually printed paper) on it and no card, photographed
     from a random height and angle: every index the reader proposes on it is a false card."""
-    from vision.training.synth import clutter
-    from vision.training.synth.camera import Camera
-    from vision.training.synth.scene import render_scene
 
     sheets = [
         clutter.ClutterSheet(
@@ -146,7 +144,6 @@ def mine_no_card_tables(
     """Read ``count`` random no-card tables (``no_card_table``) as the product reads a photo and write
     every proposal from ``NO_CARD_TABLE_CONF`` into ``out/crops/<split>/none``: handwriting on score
     pads and print, the hardest "not a card" cases. One table in ten goes to the val split."""
-    from vision.detector import load_detector
 
     detector = detector or load_detector()
     assets = load_synth_assets(datasets_root)

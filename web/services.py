@@ -1,0 +1,223 @@
+"""What the views call that is not a view: loading a game, storing a photo for review, saving and
+undoing a hand, the webcam's source, collecting a training example.
+
+The blueprint modules (games, hands, api, camera, settings, training, pin) import this module and
+never each other (``tests/test_import_direction.py``). Each change to the database here is one ``transaction``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import abort, current_app
+
+from engine import Rules
+from vision.reading import ImageError
+
+from . import learning, recognition, scoring, store
+from .db import transaction
+from .retention import delete_stale_photos
+from .scoring import Form
+from .store import GameRecord, HandEntry, PhotoRecord
+
+# ---------------------------------------------------------------- games
+
+MAX_NAME_LENGTH = 40
+
+
+def load_game_or_404(game_id: int) -> GameRecord:
+    """The stored game, or a 404 page (the API's answer too)."""
+    game = store.get_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def sheet_for(game: GameRecord) -> scoring.Sheet:
+    """The game's score sheet, recomputed from its stored hands."""
+    return scoring.build_sheet(game, store.get_hands(game.id))
+
+
+def parse_new_game_form(form: Form) -> tuple[tuple[str, str], Rules, int]:
+    """Players, rules and target from the new-game form; ValueError says what to fix."""
+    players = tuple(" ".join(form.get(f"player{i}", "").split()) for i in (0, 1))
+    for number, name in enumerate(players, start=1):
+        if not name:
+            raise ValueError(f"Player {number} needs a name.")
+        if len(name) > MAX_NAME_LENGTH:
+            raise ValueError(f"Player {number}'s name is longer than {MAX_NAME_LENGTH} characters.")
+    if players[0].casefold() == players[1].casefold():
+        raise ValueError("The two players need different names.")
+    rules = scoring.rules_from_form(form)
+    target_text = form.get("target", "").strip() or str(scoring.default_target(rules))
+    target = scoring.whole_number(target_text)
+    if target is None:
+        raise ValueError(f"The target {target_text!r} is not a whole number of points.")
+    if not 10 <= target <= 10_000:
+        raise ValueError("The target must be between 10 and 10000 points.")
+    return (players[0], players[1]), scoring.with_target(rules, target), target
+
+
+def undo_last_hand(
+    game: GameRecord, expected_position: int | None = None, removed: dict[str, Any] | None = None
+) -> int | None:
+    """Delete the game's latest hand (only if it is ``expected_position``, when given) and update
+    its finished state in one transaction; None when nothing was undone. ``removed`` (if given)
+    receives the hand as entered and its kept photo's id, for Restore."""
+    with transaction() as connection:
+        last = store.last_hand(connection, game.id)
+        position = store.delete_last_hand(connection, game.id, expected_position)
+        store.set_finished(
+            connection, game.id, scoring.build_sheet(game, store.get_hands(game.id, connection)).game_over
+        )
+    if position is not None and removed is not None and last is not None:
+        removed["hand"] = last[0].to_dict()
+        removed["photo"] = last[1]
+    return position
+
+
+# ---------------------------------------------------------------- the webcam's source
+
+MOST_DEVICES = 64
+
+
+def device_number(text: str | None) -> str:
+    """``text`` when it is a webcam device number (ASCII digits, 0-63), else ``""``."""
+    text = (text or "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) < MOST_DEVICES:
+        return str(int(text))
+    return ""
+
+
+def current_camera_source() -> str:
+    """The webcam: a device number from the settings page, else ``serve --camera`` (which may be a URL or file)."""
+    return device_number(store.get_setting("camera_source")) or str(current_app.config.get("CAMERA_SOURCE") or "")
+
+
+# ---------------------------------------------------------------- photos: stored for review
+
+PHOTO_SLOT_WAIT_S = 60  # an upload waits this long for a free decoding slot, then gets a 503
+
+
+def store_photo_for_review(game: GameRecord, data: bytes, source: str, replaces_position: int | None = None) -> int:
+    """Check and read a photo, keep its bounded copy as a pending photo; return its id.
+
+    ImageError on bad input. The header is checked first; then one decode (under the decoding
+    slots, so a few big photos at once cannot fill memory) makes the JPEG that is stored, shown
+    and read by the detector.
+    """
+    config = current_app.config
+    recognition.check_image(data, config["MAX_IMAGE_PIXELS"])
+    slots = current_app.extensions["photo_decode_slots"]
+    if not slots.acquire(timeout=PHOTO_SLOT_WAIT_S):
+        raise recognition.ServerBusy("The server is busy reading other photos; send this one again in a minute.")
+    try:
+        copy = recognition.bounded_copy(data, config["PHOTO_LONGEST_SIDE"])
+    finally:
+        slots.release()
+    del data
+    reading = recognition.recognise_photo(copy.jpeg, config.get("MODEL_PATH"))
+    recognition.check_reading(reading)
+    delete_stale_photos()
+    with transaction() as connection:
+        return store.insert_photo(
+            connection,
+            game.id,
+            copy.jpeg,
+            "image/jpeg",
+            copy.width,
+            copy.height,
+            reading,
+            source,
+            replaces_position,
+        )
+
+
+def photo_error_status(error: ImageError) -> int:
+    """503 when the server has no model or is busy, 422 for a photo without a showdown in it, else 400."""
+    if isinstance(error, (recognition.RecognitionUnavailable, recognition.ServerBusy)):
+        return 503
+    return 422 if isinstance(error, recognition.ReadingError) else 400
+
+
+def get_pending_photo(game_id: int, photo_id: int) -> PhotoRecord:
+    """The game's photo still waiting for its hand, or a 404."""
+    photo = store.get_photo(photo_id)
+    if photo is None or photo.game_id != game_id or photo.hand_id is not None:
+        abort(404)
+    return photo
+
+
+# ---------------------------------------------------------------- saving a hand
+
+SAVE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def save_hand(
+    game: GameRecord,
+    entry: HandEntry,
+    replace: int | None,
+    photo: PhotoRecord | None = None,
+    save_token: str | None = None,
+) -> int:
+    """Store the hand (and the photo's corrected cards) and the game's finished state, atomically.
+
+    Every check that another request could falsify runs inside the transaction: the one-time
+    token (AlreadySaved), the photo still waiting for its hand and the hand being replaced
+    still there (SaveConflict), the game not over (ValueError).
+    """
+    keep_photos = keep_photos_on()
+    with transaction() as connection:
+        store.claim_save_token(connection, game.id, save_token)
+        if photo is not None:
+            store.claim_pending_photo(connection, game.id, photo.id)
+        hand_id, position = store.write_hand(connection, game.id, entry, replace)
+        if photo is not None:
+            if keep_photos:
+                store.attach_photo(connection, photo.id, hand_id, entry.cards)
+            else:
+                store.delete_photo(connection, photo.id)
+        sheet = scoring.build_sheet(game, store.get_hands(game.id, connection))
+        store.set_finished(connection, game.id, sheet.game_over)
+    if photo is not None:
+        collect_example(game, entry, photo, hand_id)  # corrections become training data (Training page)
+    return position
+
+
+# ---------------------------------------------------------------- training examples
+
+COLLECT_SETTING = "collect_examples"
+
+
+def collect_setting_on() -> bool:
+    """Whether "Learn from corrected photos" (the Training page) is on."""
+    return store.get_setting(COLLECT_SETTING) == "1"
+
+
+def keep_photos_on() -> bool:
+    """Whether "Keep photos" (the Settings page) is on."""
+    return store.get_setting("keep_photos") == "1"
+
+
+def collecting() -> bool:
+    """Whether saved photo hands are kept as training examples (both settings on)."""
+    return collect_setting_on() and keep_photos_on()
+
+
+def collect_example(game: GameRecord, entry: HandEntry, photo: PhotoRecord | None, hand_id: int | None = None) -> None:
+    """Keep a saved photo hand as a training example (never fails the save: problems are logged)."""
+    if photo is None or entry.entry != "cards" or photo.image is None:
+        return
+    try:
+        if not collecting():
+            return
+        learning.keep_example(
+            current_app.instance_path,
+            bytes(photo.image),
+            photo.reading(),
+            [*entry.cards[0], *entry.cards[1], *([entry.upcard] if entry.upcard else [])],  # the upcard is a card too
+            source={"game_id": game.id, "hand_id": hand_id, "photo_id": photo.id, "from": photo.source},
+        )
+    except Exception:  # a full disk or a damaged reading must not lose the hand
+        current_app.logger.exception("could not keep photo %s as a training example", photo.id)
