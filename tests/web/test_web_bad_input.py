@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES, REAL_VAL, add_counts, db_dump, needs_model, new_game, png_bytes
+from sheet_helpers import ANN_GIN, BOB_LOSES, REAL_VAL, add_counts, db_dump, needs_model, new_game, png_bytes
 
 from vision.reading import CardReading, PhotoReading
 from web import recognition

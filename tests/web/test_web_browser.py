@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES, needs_model, real_val_crop
 from playwright.sync_api import Error as PlaywrightError
 from servers import Server
+from sheet_helpers import ANN_GIN, BOB_LOSES, needs_model, real_val_crop
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [

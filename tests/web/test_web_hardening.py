@@ -8,7 +8,7 @@ import re
 import sqlite3
 
 import pytest
-from conftest import add_counts, db_dump, new_game
+from sheet_helpers import add_counts, db_dump, new_game
 
 from web import create_app
 

@@ -15,8 +15,8 @@ import time
 import urllib.request
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES
 from servers import Server, ThreadServer, multipart
+from sheet_helpers import ANN_GIN, BOB_LOSES
 
 from vision.reading import CardReading, PhotoReading
 from web import recognition

@@ -15,8 +15,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES, insert_pending_photo, real_val_showdown
 from servers import Server
+from sheet_helpers import ANN_GIN, BOB_LOSES, insert_pending_photo, real_val_showdown
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [

@@ -13,7 +13,7 @@ import threading
 import time
 
 import pytest
-from conftest import new_game
+from sheet_helpers import new_game
 
 from vision.reading import CardReading, PhotoReading
 from web import recognition

@@ -11,8 +11,8 @@ import concurrent.futures
 import time
 
 import pytest
-from conftest import fake_pin_clock
 from servers import ThreadServer
+from sheet_helpers import fake_pin_clock
 
 from web import create_app
 from web.pin_throttle import TABLE_BURST, PinThrottle

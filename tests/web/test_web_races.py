@@ -6,8 +6,8 @@ import concurrent.futures
 import sqlite3
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES, add_counts, new_game
 from servers import ThreadServer
+from sheet_helpers import ANN_GIN, BOB_LOSES, add_counts, new_game
 
 from web import store
 

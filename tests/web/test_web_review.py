@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import sqlite3
 
-from conftest import ANN_GIN, BOB_LOSES, db_dump, new_game, real_val_crop
+from sheet_helpers import ANN_GIN, BOB_LOSES, db_dump, new_game, real_val_crop
 
 from vision.reading import CardReading, PhotoReading
 from web import store

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ANN_GIN, BOB_LOSES, add_counts, db_dump, fake_pin_clock, new_game
+from sheet_helpers import ANN_GIN, BOB_LOSES, add_counts, db_dump, fake_pin_clock, new_game
 
 from web import create_app
 

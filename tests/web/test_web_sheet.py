@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from conftest import ANN_GIN, BOB_LOSES, add_counts, db_dump, new_game, totals_on_page
+from sheet_helpers import ANN_GIN, BOB_LOSES, add_counts, db_dump, new_game, totals_on_page
 
 from web import create_app
 

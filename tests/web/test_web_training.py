@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from conftest import ANN_GIN, BOB_LOSES, new_game, real_val_crop
+from sheet_helpers import ANN_GIN, BOB_LOSES, new_game, real_val_crop
 
 from vision.reading import CardReading, PhotoReading
 from web import store, training

@@ -1,4 +1,4 @@
-"""Issue 13 through the Flask test client: undo and Restore, CSV deadwood, the margin, conflicts
+"""Through the Flask test client: undo and Restore, CSV deadwood, the margin, conflicts
 flagged, the split warning, the webcam's steady spreads, one lay-off sentence, redirects."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from conftest import add_counts, insert_pending_photo, new_game, real_val_showdown, totals_on_page
+from sheet_helpers import add_counts, insert_pending_photo, new_game, real_val_showdown, totals_on_page
 
 from vision.reading import CardReading, PhotoReading
 from web.camera import CameraFeed
