@@ -142,6 +142,19 @@ def parse_cards(text: str | Iterable[str | int | Card]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def card_label(code: str) -> str:
+    """A card as people write it: ``Ts`` -> ``10♠`` (the canonical code stays in forms, JSON and labels).
+
+    >>> card_label("Ts"), card_label("Ah"), card_label("9c")
+    ('10♠', 'A♥', '9♣')
+    """
+    rank = "10" if code[:1] == "T" else code[:1]
+    return rank + SUIT_SYMBOLS.get(code[1:2], code[1:2])
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as canonical space-separated text, e.g. ``Ts Ah 9c``."""
     return " ".join(str(Card(c)) for c in cards)

@@ -1,7 +1,7 @@
 """Drawing a reading on its photo: boxes, card codes and confidences (kept apart from the logic).
 
-Cards of the first hand (top/left) are drawn in blue, the second hand in orange, cards in a
-conflict in red; labelled boxes (evaluation) can be drawn as thin green outlines underneath.
+Cards of the first hand (top/left) are drawn in blue, the second hand in orange, cards to check
+(with a review reason) in red; labelled boxes (evaluation) can be drawn as thin green outlines underneath.
 """
 
 from __future__ import annotations
@@ -37,12 +37,9 @@ def annotate_reading(
         for box in labels.xyxy * scale:
             x0, y0, x1, y1 = (int(round(v)) for v in box)
             cv2.rectangle(canvas, (x0, y0), (x1, y1), LABEL_BGR, 1)
-    conflicted = {text.split()[0] for text in reading.conflicts}
     first_hand = set(reading.hands[0])
     for card in reading.cards:
-        colour = (
-            CONFLICT_BGR if card.card in conflicted else FIRST_HAND_BGR if card.card in first_hand else SECOND_HAND_BGR
-        )
+        colour = CONFLICT_BGR if card.to_check else FIRST_HAND_BGR if card.card in first_hand else SECOND_HAND_BGR
         for box in card.boxes:
             x0, y0, x1, y1 = (int(round(v * scale)) for v in box)
             cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, thickness)

@@ -9,17 +9,20 @@ long side of an index box apart (median 4.2), so boxes of one code from ``MIN_CO
 deck or a misread (in a squeezed spread, a half-hidden neighbour read as this card): it becomes its
 next-best card when that was read nowhere else, or it is reported as a conflict; it is never
 silently dropped.
+
+Every step here adds reasons to check a card (``CardReading.review``) and never removes one: a card
+carries the reasons of every box it is made of, and merging, pairing and conflicts add their own.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from engine.cards import CARD_CODES
+from engine.cards import CARD_CODES, card_label
 from vision.detections import Detections, box_overlap_of_smaller
-from vision.reading import Box, CardReading
+from vision.reading import Box, CardReading, Reason
 
 # Corners of one card lie at most this many index-box long sides apart (real-val: at most 5.3).
 MAX_CORNER_SPAN = 7.0
@@ -109,18 +112,24 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
     for class_id, same_code, groups, places_of_groups in grouped:
         readings = []
         for group, places in zip(groups, places_of_groups, strict=True):
+            # one index seen by two boxes is one piece of evidence: the confidence counts places, not boxes
             reading = CardReading(
                 card=CARD_CODES[class_id],
-                confidence=card_confidence(same_code.confidence[group]),
+                confidence=card_confidence(places),
                 boxes=tuple(_box(same_code.xyxy[j]) for j in group),
                 runner_ups=_runner_up_codes(same_code[group], class_id),
+                review=tuple(dict.fromkeys(reason for j in group for reason in same_code.reasons[j])),
             )
             if len(places) >= 3 and min(places) < UNSURE_CORNER and not four_corners:
-                reading = replace(reading, confidence=min(reading.confidence, DISAGREEING_CORNERS_CONFIDENCE))
-                conflicts.append(
-                    f"{reading.card} read in more corners than a card has ({_place(reading)}): "
-                    f"a card beside it may have been misread as {reading.card}; check the cards around it"
+                label = card_label(reading.card)
+                reason = Reason(
+                    "more_corners",
+                    f"{label} is read at {len(places)} places, more corners than a card has ({_place(reading)}): "
+                    f"a card beside it may be misread as {label}; check the cards around it",
+                    (reading.card,),
                 )
+                reading = reading.with_review(reason)
+                conflicts.append(reason.text)
             readings.append(reading)
         order_of = {id(reading): group for reading, group in zip(readings, groups, strict=True)}
         readings.sort(key=lambda reading: -reading.confidence)
@@ -133,16 +142,24 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
     for reading, boxes in sorted(weaker, key=lambda item: -item[0].confidence):
         alternative, alternative_confidence = _best_unread_runner_up(boxes, read_codes)
         if alternative is not None and alternative_confidence >= MIN_RUNNER_UP_CONFIDENCE:
-            cards.append(CardReading(card=alternative, confidence=alternative_confidence, boxes=reading.boxes))
+            cards.append(
+                CardReading(
+                    card=alternative, confidence=alternative_confidence, boxes=reading.boxes, review=reading.review
+                )
+            )
             read_codes.add(alternative)
             continue
         extras.append(reading)
         same = [card for card in cards if card.card == reading.card] + [reading]
         seen_at = ", ".join(_place(r) for r in same)
-        conflicts.append(
-            f"{reading.card} seen in {len(same)} places that cannot be one card "
-            f"({seen_at}): a second deck or a misread; check this card"
+        reason = Reason(
+            "seen_twice",
+            f"{reading.card} seen in {len(same)} places that cannot be one card ({seen_at}): a second deck or a "
+            "misread; check this card",
+            (reading.card,),
         )
+        cards = [card.with_review(reason) if card.card == reading.card else card for card in cards]
+        conflicts.append(reason.text)
     cards, corner_conflicts = pair_opposite_corners(cards, unit)
     conflicts.extend(corner_conflicts)
     cards.sort(key=lambda reading: CARD_CODES.index(reading.card))
@@ -154,9 +171,6 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
 # of the card's sides (not along one row of a spread), boxes of about one size, and readings that
 # share the rank or the suit (one corner misread) or name each other as next-best.
 OPPOSITE_CORNER_SPAN = (3.0, 6.0)
-# A card whose two corners read differently is never sure: its confidence is capped below the
-# review page's flag (0.5) so the user settles it.
-DISAGREEING_CORNERS_CONFIDENCE = 0.45
 # No other index may lie within this fraction of the corners' distance from their midpoint.
 FACE_RADIUS = 0.75
 
@@ -193,8 +207,9 @@ def _index_on_face(a: Box, b: Box, centres: np.ndarray) -> bool:
 
 def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[CardReading], list[str]]:
     """One physical card, one card: two single-corner readings that disagree but sit at one card's two
-    index corners become one card with both boxes, the surer reading's code, a capped confidence and a
-    conflict for the user to settle (``_could_be_opposite_corners`` says when)."""
+    index corners become one card with both boxes, the surer reading's code and confidence, and the reason
+    ``corners_disagree`` naming both readings, for the user to settle (``_could_be_opposite_corners`` says
+    when)."""
     singles = [i for i, card in enumerate(cards) if len(card.boxes) == 1]
     centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for card in cards for b in card.boxes]).reshape(-1, 2)
     candidates = []
@@ -211,16 +226,20 @@ def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[C
             continue
         used.update((i, j))
         surer, other = (cards[i], cards[j]) if cards[i].confidence >= cards[j].confidence else (cards[j], cards[i])
+        reason = Reason(
+            "corners_disagree",
+            f"{surer.card} or {other.card}: its two corners read {card_label(surer.card)} and "
+            f"{card_label(other.card)} ({_place(surer)}); check this card",
+            (surer.card, other.card),
+        )
         merged[i] = CardReading(
             card=surer.card,
-            confidence=min(surer.confidence, DISAGREEING_CORNERS_CONFIDENCE),
+            confidence=surer.confidence,
             boxes=surer.boxes + other.boxes,
             runner_ups=(other.card,),
-        )
-        conflicts.append(
-            f"{surer.card} or {other.card}: the two corners of one card read differently "
-            f"({_place(surer)}); check this card"
-        )
+            review=tuple(dict.fromkeys(surer.review + other.review)),
+        ).with_review(reason)
+        conflicts.append(reason.text)
     return [merged.get(i, card) for i, card in enumerate(cards) if i not in used or i in merged], conflicts
 
 

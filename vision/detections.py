@@ -25,6 +25,8 @@ class Detections:
     ``runner_up_id`` / ``runner_up_confidence`` (optional, (N,) or (N, K)) hold each box's next-best
     cards and their confidences, best first, where the model gives them (the crop classifier does):
     when a deck's single card is read in two places, the weaker reading may be one of those.
+    ``review`` (optional, (N,) of tuples of ``Reason``): why the decision stage wants each box's card
+    checked (``vision.decision.decide_boxes``); the cards made of a box carry its reasons on.
     """
 
     xyxy: np.ndarray
@@ -32,6 +34,7 @@ class Detections:
     confidence: np.ndarray
     runner_up_id: np.ndarray | None = None
     runner_up_confidence: np.ndarray | None = None
+    review: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float64).reshape(-1, 4)
@@ -59,6 +62,9 @@ class Detections:
         object.__setattr__(self, "confidence", confidence)
         object.__setattr__(self, "runner_up_id", runner_up_id)
         object.__setattr__(self, "runner_up_confidence", runner_up_confidence)
+        review = np.empty(len(class_id), dtype=object)
+        review[:] = [()] * len(class_id) if self.review is None else [tuple(r) for r in self.review]
+        object.__setattr__(self, "review", review)
 
     @classmethod
     def empty(cls) -> Detections:
@@ -102,6 +108,7 @@ class Detections:
             np.concatenate([p.confidence for p in parts]),
             np.concatenate([ids for ids, _ in runner_ups]),
             np.concatenate([confidences for _, confidences in runner_ups]),
+            np.concatenate([p.reasons for p in parts]),
         )
 
     def __len__(self) -> int:
@@ -118,6 +125,7 @@ class Detections:
             self.confidence[index],
             runner_up_id[index],
             runner_up_confidence[index],
+            self.reasons[index],
         )
 
     def __repr__(self) -> str:
@@ -128,6 +136,12 @@ class Detections:
         """``(runner_up_id, runner_up_confidence)``, both (N, K): never None once built."""
         assert self.runner_up_id is not None and self.runner_up_confidence is not None  # set by __post_init__
         return self.runner_up_id, self.runner_up_confidence
+
+    @property
+    def reasons(self) -> np.ndarray:
+        """(N,) object array: each box's tuple of review reasons (empty when the box's card is sure)."""
+        assert self.review is not None  # set by __post_init__
+        return self.review
 
     @property
     def codes(self) -> list[str]:
@@ -147,7 +161,12 @@ class Detections:
     def scaled(self, factor: float) -> Detections:
         """Boxes multiplied by ``factor`` (map between a resized image and the original)."""
         return Detections(
-            self.xyxy * factor, self.class_id, self.confidence, self.runner_up_id, self.runner_up_confidence
+            self.xyxy * factor,
+            self.class_id,
+            self.confidence,
+            self.runner_up_id,
+            self.runner_up_confidence,
+            self.reasons,
         )
 
     def shifted(self, dx: float, dy: float) -> Detections:
@@ -158,6 +177,7 @@ class Detections:
             self.confidence,
             self.runner_up_id,
             self.runner_up_confidence,
+            self.reasons,
         )
 
     def with_confidence_at_least(self, threshold: float) -> Detections:

@@ -26,6 +26,7 @@ import contextlib
 import os
 import sys
 import threading
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,8 +35,9 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.crops import CROP_SIZE, crop_index
+from vision.decision import FRAME, PHOTO, BoxEvidence, ReadingMode, check_mode, decide_boxes
 from vision.detections import Detections, box_iou, canonical_code
-from vision.model_settings import CLASSIFIER_FILE, DecisionSettings, ModelError, ModelSettings, read_model_settings
+from vision.model_settings import CLASSIFIER_FILE, ModelError, ModelSettings, read_model_settings
 from vision.paths import ultralytics_settings_dir
 
 if TYPE_CHECKING:
@@ -44,8 +46,6 @@ if TYPE_CHECKING:
 MAX_DETECTIONS = 300
 RUNNER_UPS = 4  # next-best cards kept per box (vision/cards.py uses them for duplicates)
 TILE_OVERLAP = 0.2  # detect_tiled: neighbouring tiles share this fraction of a tile
-FLAG_MARGIN = 0.01  # a card held for review reads at most review_below - FLAG_MARGIN (``flagged_below``)
-NO_DOUBT = (0.0, 1.0)  # (doubted_proposal_conf, doubted_reject_gate): no doubted cards
 # Two passes over one photo (close-up or far): their boxes overlapping by more than this are one box and
 # the surer stays before the classifier reads them; boxes that overlap less are all read, and then of
 # readings overlapping by more than READING_OVERLAP_IOU the surest stays (one index, one reading). With
@@ -217,80 +217,74 @@ class CardIndexDetector:
         conf: float | None = None,
         rotations: int | None = None,
         proposal_conf: float | None = None,
+        mode: ReadingMode = PHOTO,
     ) -> Detections:
-        """The corner indices in a BGR image, in its pixel coordinates, with confidence at least ``conf``.
+        """The corner indices in a BGR image, in its pixel coordinates, with confidence at least ``conf``,
+        each with the decision stage's reasons to check it (``vision.decision.decide_boxes``).
 
-        ``rotations``: quarter turns the classifier reads each crop at (default: model.json's
-        ``classifier_rotations``; 1 is fastest, for webcam frames). ``proposal_conf``: the detector's
-        own threshold for boxes sent to the classifier (default: model.json's, or ``conf`` if lower)."""
+        ``mode``: ``"photo"`` (every pass, the second way in, doubted cards) or ``"frame"`` (a webcam
+        frame: the next frame reads the table again). ``rotations``: quarter turns the classifier reads
+        each crop at (default: model.json's; 1 is fastest, for webcam frames). ``proposal_conf``: the
+        detector's own threshold for boxes sent to the classifier (default: model.json's, or ``conf`` if
+        lower)."""
+        photo = check_mode(mode) == PHOTO
         imgsz = int(imgsz or self.settings.detector.imgsz)
-        conf = self.settings.decision.conf if conf is None else float(conf)
+        decision = self.settings.decision
+        conf = decision.conf if conf is None else float(conf)
         if proposal_conf is None:
             proposal_conf = min(conf, self.settings.detector.proposal_conf)
         if self._classifier is None:
             proposal_conf = conf
-        # the second way in reads photos (at the model's own imgsz) only, like the far pass: on webcam
-        # frames its extra crops cost the frame rate, and the next frame reads the table again
-        photo = imgsz == self.settings.detector.imgsz
-        sure_proposal_conf = (
-            self.settings.decision.sure_proposal_conf if self._classifier is not None and photo else 0.0
-        )
+        # the second way in reads photos only, like the far pass: on webcam frames its extra crops cost the
+        # frame rate, and the next frame reads the table again
+        sure_proposal_conf = decision.sure_proposal_conf if self._classifier is not None and photo else 0.0
         lowest = min(proposal_conf, sure_proposal_conf) if sure_proposal_conf > 0 else proposal_conf
         with self._lock:
             use_all_cores()
             xyxy, scores, classes = self._propose_boxes(pixels, imgsz, lowest)
             if self._classifier is not None:
-                xyxy, scores = self._any_distance(pixels, imgsz, xyxy, scores, lowest, decide_conf=proposal_conf)
+                xyxy, scores = self._any_distance(
+                    pixels, imgsz, xyxy, scores, lowest, decide_conf=proposal_conf, photo=photo
+                )
             if self._classifier is None:
                 card_ids = np.array([self._detector_card_ids[c] for c in classes], dtype=np.int64)
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
             card_ids, probabilities, rejected = self._read_crops(*self._crops(pixels, xyxy), rotations)
-        doubt = (
-            (self.settings.decision.doubted_proposal_conf, self.settings.decision.doubted_reject_gate)
-            if photo
-            else NO_DOUBT
+        decided = decide_boxes(
+            BoxEvidence(scores, card_ids, probabilities, rejected),
+            decision,
+            mode,
+            proposal_conf=proposal_conf,
+            conf=conf,
         )
-        probabilities, doubted = gate_not_a_card(
-            probabilities, rejected, self.settings.decision.reject_gate, scores, doubt
-        )
-        # a card that comes the second way in is kept as surely as model.json's conf keeps a card
-        keep, ranked_confidence = kept_readings(
-            scores,
-            probabilities,
-            self.settings.decision.detector_weight,
-            proposal_conf,
-            conf,
-            sure=(sure_proposal_conf, self.settings.decision.sure_classifier),
-            kept_at=self.settings.decision.conf,
-            review_below=self.settings.decision.review_below,
-            doubted=doubted,
-        )
+        keep = decided.keep
         return one_reading_per_index(
             Detections(
                 xyxy[keep],
                 card_ids[keep, 0],
-                ranked_confidence[keep, 0],
+                decided.confidence[keep, 0],
                 card_ids[keep, 1:],
-                ranked_confidence[keep, 1:],
+                decided.confidence[keep, 1:],
+                decided.review[keep],
             )
         )
 
-    def photo_decode_side(self, imgsz: int, tiles: int = 1) -> int:
+    def photo_decode_side(self, imgsz: int, tiles: int = 1, mode: ReadingMode = PHOTO) -> int:
         """The long side a photo read at ``imgsz`` (as ``tiles`` x ``tiles`` tiles) is decoded to: big
-        enough for the far pass too when that pass may run (at the model's own ``imgsz``)."""
-        far = self.settings.passes.far_imgsz if imgsz == self.settings.detector.imgsz else 0
+        enough for the far pass too when that pass may run (photo mode)."""
+        far = self.settings.passes.far_imgsz if check_mode(mode) == PHOTO else 0
         return max(imgsz * max(1, tiles), far)
 
-    def second_pass_size(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray) -> int | None:
+    def second_pass_size(self, pixels: np.ndarray, imgsz: int, xyxy: np.ndarray, photo: bool = True) -> int | None:
         """The input size of a second detector pass a photo read at ``imgsz`` needs, if any.
 
         * Close-up (``close_up_imgsz``, smaller): the indices are large (median side at least
           ``close_up_index_px`` at ``imgsz``) or few boxes were found (a card filling the frame gives
           the detector nothing of the size it knows).
-        * Far (``far_imgsz``, larger; photos read at the model's own ``imgsz`` only, never webcam
-          frames): the indices are small (median side below ``far_index_px`` at ``imgsz``).
+        * Far (``far_imgsz``, larger; ``photo`` mode only, never webcam frames): the indices are small
+          (median side below ``far_index_px`` at ``imgsz``).
         """
         settings = self.settings
         sides = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]) * imgsz / max(pixels.shape[:2])
@@ -302,7 +296,8 @@ class CardIndexDetector:
         ):
             return settings.passes.close_up_imgsz
         if (
-            settings.passes.far_imgsz > imgsz == settings.detector.imgsz
+            photo
+            and settings.passes.far_imgsz > imgsz
             and len(xyxy) >= settings.passes.close_up_min_boxes
             and median < settings.passes.far_index_px
         ):
@@ -317,10 +312,11 @@ class CardIndexDetector:
         scores: np.ndarray,
         proposal_conf: float,
         decide_conf: float = 0.0,
+        photo: bool = True,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The first pass's boxes, with those of the second pass ``second_pass_size`` asks for (overlaps merged).
         The boxes from ``decide_conf`` decide whether a second pass is needed; it proposes from ``proposal_conf``."""
-        size = self.second_pass_size(pixels, imgsz, xyxy[scores >= decide_conf])
+        size = self.second_pass_size(pixels, imgsz, xyxy[scores >= decide_conf], photo)
         if size is None:
             return xyxy, scores
         more_xyxy, more_scores, _ = self._propose_boxes(pixels, size, proposal_conf)
@@ -386,13 +382,18 @@ class CardIndexDetector:
         ``benchmarks/crop_reading.py`` compares ways of cutting them. ``isolated``: the same crops cut
         with ``isolate=settings.classifiers.isolate``, for the main classifier when that is set."""
         card_ids, probabilities, rejected = self.read_crops_before_gate(crops, isolated, rotations)
-        return card_ids, gate_not_a_card(probabilities, rejected, self.settings.decision.reject_gate)[0]
+        # the decision stage's "not a card" rule alone: every box counted as surely proposed, no extra ways in
+        evidence = BoxEvidence(np.ones(len(card_ids)), card_ids, probabilities, rejected)
+        gated = decide_boxes(
+            evidence, replace(self.settings.decision, detector_weight=0.0), FRAME, proposal_conf=0.0, conf=0.0
+        )
+        return card_ids, gated.confidence
 
     def read_boxes_before_gate(
         self, pixels: np.ndarray, xyxy: np.ndarray, rotations: int | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``read_boxes`` before the "not a card" gate: ranked card ids, card probabilities, and each box's
-        "not a card" probability, for ``gate_not_a_card`` to apply any gate to
+        "not a card" probability, for ``vision.decision.decide_boxes`` to decide with any settings
         (``benchmarks/confidence_rule.py`` chooses the doubted-card gate this way)."""
         return self.read_crops_before_gate(*self._crops(pixels, xyxy), rotations=rotations)
 
@@ -429,7 +430,7 @@ class CardIndexDetector:
         self, crops: list[np.ndarray], isolated: list[np.ndarray] | None, rotations: int | None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each crop's ranked card ids and card probabilities (before the "not a card" gate), and the
-        probability the surest-rejecting classifier gives "not a card" (``gate_not_a_card`` applies it)."""
+        probability the surest-rejecting classifier gives "not a card" (the decision stage gates on it)."""
         if len(crops) == 0:
             return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS)), np.zeros(0)
         rotations = rotations or self.settings.classifiers.rotations
@@ -470,12 +471,15 @@ class CardIndexDetector:
         conf: float | None = None,
         rotations: int | None = None,
         proposal_conf: float | None = None,
+        mode: ReadingMode = PHOTO,
     ) -> Detections:
         """Detect on a ``grid`` x ``grid`` of overlapping tiles, each read at ``imgsz``: small indices
         in a big photo keep more pixels. Boxes cut by an inner tile edge are dropped (the overlap
         holds them whole in the neighbouring tile) and duplicates across tiles are suppressed."""
         if grid <= 1:
-            return self.detect(pixels, imgsz=imgsz, conf=conf, rotations=rotations, proposal_conf=proposal_conf)
+            return self.detect(
+                pixels, imgsz=imgsz, conf=conf, rotations=rotations, proposal_conf=proposal_conf, mode=mode
+            )
         height, width = pixels.shape[:2]
         parts = []
         for top, bottom in _tile_spans(height, grid):
@@ -486,6 +490,7 @@ class CardIndexDetector:
                     conf=conf,
                     rotations=rotations,
                     proposal_conf=proposal_conf,
+                    mode=mode,
                 )
                 x0, y0, x1, y1 = found.xyxy.T if len(found) else (np.zeros(0),) * 4
                 margin = 2.0
@@ -497,87 +502,6 @@ class CardIndexDetector:
                 )
                 parts.append(found[whole].shifted(left, top))
         return suppress_duplicates(Detections.concatenate(parts))
-
-
-def kept_readings(
-    scores: np.ndarray,
-    probabilities: np.ndarray,
-    detector_weight: float,
-    proposal_conf: float,
-    conf: float,
-    sure: tuple[float, float] = (0.0, 1.0),
-    kept_at: float = 0.0,
-    review_below: float = DecisionSettings.review_below,
-    doubted: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Which proposals are read as cards, and their ranked confidences (N, 1 + RUNNER_UPS): detector
-    ``scores`` ** ``detector_weight`` x the classifiers' ranked ``probabilities``.
-
-    A box is kept when the detector proposed it from ``proposal_conf`` and its confidence reaches ``conf``,
-    or by the second way in, ``sure`` = (sure_proposal_conf, sure_classifier): proposed from
-    sure_proposal_conf (0: off) and read as one card with probability at least sure_classifier. Such a
-    card's confidence is raised to ``kept_at`` and held below ``review_below``, so it is always flagged.
-    ``doubted`` (``gate_not_a_card``): boxes read although a classifier doubts them, held below
-    ``review_below`` too. ``CardIndexDetector.detect`` and ``benchmarks/confidence_rule.py`` both keep cards by this rule.
-
-    >>> scores, probabilities = np.array([0.9, 0.1, 0.1]), np.array([[0.9], [0.99], [0.5]])
-    >>> keep, confidence = kept_readings(scores, probabilities, 0.5, 0.2, 0.25, sure=(0.05, 0.97), kept_at=0.25)
-    >>> keep.tolist(), confidence[:, 0].round(3).tolist()
-    ([True, True, False], [0.854, 0.313, 0.158])
-    """
-    confidence = scores[:, None] ** detector_weight * probabilities
-    keep = (scores >= proposal_conf) & (confidence[:, 0] >= conf)
-    sure_proposal_conf, sure_classifier = sure
-    if sure_proposal_conf > 0:
-        extra = ~keep & (scores >= sure_proposal_conf) & (probabilities[:, 0] >= sure_classifier)
-        confidence[extra, 0] = np.minimum(np.maximum(confidence[extra, 0], kept_at), flagged_below(review_below))
-        keep |= extra & (confidence[:, 0] >= conf)
-    if doubted is not None:
-        # a card the detector is sure of but a classifier doubts is shown, flagged for the user to check
-        confidence[doubted, 0] = np.minimum(confidence[doubted, 0], flagged_below(review_below))
-    return keep, confidence
-
-
-def flagged_below(review_below: float) -> float:
-    """The highest confidence a card held for review may have: below ``review_below`` by a margin that
-    survives a reading's JSON (confidences are written to 4 decimals, so a hair below 0.5 would be
-    written 0.5 and the review page would not flag it) and the page's "49% sure".
-
-    >>> flagged_below(0.5), round(flagged_below(0.5), 4) < 0.5
-    (0.49, True)
-    """
-    return round(review_below - FLAG_MARGIN, 6)
-
-
-def gate_not_a_card(
-    probabilities: np.ndarray,
-    rejected: np.ndarray,
-    reject_gate: float,
-    scores: np.ndarray | None = None,
-    doubt: tuple[float, float] = NO_DOUBT,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The "not a card" gate: card probabilities zeroed where a classifier says "not a card" with at
-    least ``reject_gate`` (0: no gate), and which boxes are doubted cards.
-
-    ``doubt`` = (doubted_proposal_conf, doubted_reject_gate): a box the detector proposed from
-    doubted_proposal_conf (``scores``; 0: off) is dropped only from doubted_reject_gate. Rejected between
-    the two gates, it is a doubted card: read all the same, and held for review by ``detect``.
-
-    >>> p, rejected, scores = np.array([[0.8], [0.8], [0.8]]), np.array([0.1, 0.5, 0.5]), np.array([0.9, 0.9, 0.3])
-    >>> gated, doubted = gate_not_a_card(p, rejected, 0.15, scores, (0.6, 0.75))
-    >>> gated[:, 0].tolist(), doubted.tolist()
-    ([0.8, 0.8, 0.0], [False, True, False])
-    """
-    doubted = np.zeros(len(probabilities), dtype=bool)
-    if reject_gate <= 0:
-        return probabilities, doubted
-    gate = np.full(len(probabilities), reject_gate)
-    doubted_proposal_conf, doubted_reject_gate = doubt
-    if doubted_proposal_conf > 0 and scores is not None and doubted_reject_gate > reject_gate:
-        sure_box = scores >= doubted_proposal_conf
-        gate[sure_box] = doubted_reject_gate
-        doubted = sure_box & (rejected >= reject_gate) & (rejected < doubted_reject_gate)
-    return probabilities * (rejected < gate)[:, None], doubted
 
 
 def not_a_card_probability(probabilities: np.ndarray, card_ids: np.ndarray) -> np.ndarray:

@@ -89,6 +89,9 @@ class DecisionSettings:
     # card" gate only from doubted_reject_gate; between the two gates it is kept, flagged. 0: off
     doubted_proposal_conf: float = 0.0
     doubted_reject_gate: float = 1.0
+    # the calibration of a card's confidence, (a, b, c) of ``vision.decision.calibrated_confidence``,
+    # fitted on rendered held-out scenes (``ginscore calibrate``); empty: the raw confidence
+    calibration: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,13 @@ def _checked(where: str, value: Any, kind: Any) -> Any:
         if not isinstance(value, str) or not value:
             raise ModelError(f"{where} must be a file name in the models folder, not {value!r}")
         return value
+    if typing.get_origin(kind) is tuple and typing.get_args(kind)[0] is float:
+        numbers = isinstance(value, list) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+        )
+        if not numbers or len(value) not in (0, 3):
+            raise ModelError(f"{where} must be a list of three numbers (or empty), not {value!r}")
+        return [float(v) for v in value]
     if typing.get_origin(kind) is tuple:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ModelError(f"{where} must be a list of file names, not {value!r}")
@@ -294,6 +304,8 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
             else:
                 values["main"] = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
             values["partners"] = tuple(_named_file(folder, v, where) for v in values.get("partners", []))
+        if name == "decision" and "calibration" in values:
+            values["calibration"] = tuple(values["calibration"])
         sections[name] = kind(**values)
     return ModelSettings(**sections, updated=document.get("updated", ""))
 

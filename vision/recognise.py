@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.cards import merge_corners
+from vision.decision import FRAME, PHOTO, ReadingMode, final_review, showdown_review
 from vision.decode import DecodedImage, PhotoSource, decode_image
 from vision.detections import Detections
 from vision.detector import CardIndexDetector, load_detector
 from vision.hands import HandSplit, one_spread, split_hands
+from vision.model_settings import DecisionSettings
 from vision.reading import PhotoReading
 
 
@@ -26,14 +28,20 @@ class Recognition:
 
 
 def reading_from_detections(
-    detections: Detections, image_size: tuple[int, int], single_spread: bool = False
+    detections: Detections,
+    image_size: tuple[int, int],
+    single_spread: bool = False,
+    decision: DecisionSettings | None = None,
 ) -> PhotoReading:
-    """Merge corner boxes into cards and split them into two hands (or one spread)."""
+    """Merge corner boxes into cards, give each its calibrated confidence and the reasons to check it
+    (``vision.decision.final_review`` with ``decision``, default: the schema's defaults), and split them
+    into two hands (or one spread)."""
     merged = merge_corners(detections)
-    split: HandSplit = one_spread(merged.cards) if single_spread else split_hands(merged.cards)
+    cards = final_review(merged.cards, decision or DecisionSettings())
+    split: HandSplit = one_spread(cards) if single_spread else split_hands(cards)
     return PhotoReading(
         image_size=image_size,
-        cards=merged.cards,
+        cards=cards,
         hands=split.hands,
         split_axis=split.axis,
         split_confidence=split.confidence,
@@ -51,19 +59,23 @@ def recognise(
     name: str = "",
     tiles: int = 1,
     rotations: int | None = None,
+    mode: ReadingMode = PHOTO,
 ) -> Recognition:
     """Decode a photo at the detector's size, detect, and build its reading (boxes in photo pixels).
+    ``mode``: ``"photo"`` or ``"frame"`` (a webcam frame), whatever ``imgsz`` is.
 
     ``tiles`` > 1 reads the photo at ``tiles`` times the size, as a ``tiles`` x ``tiles`` grid of
     overlapping tiles (slower by about tiles², for photos where the cards fill little of the frame).
     """
     detector = detector or load_detector()
     imgsz = int(imgsz or detector.settings.detector.imgsz)
-    image = decode_image(source, max_side=detector.photo_decode_side(imgsz, tiles), name=name)
-    detections = detector.detect_tiled(image.pixels, tiles, imgsz=imgsz, conf=conf, rotations=rotations).scaled(
-        image.to_original
+    image = decode_image(source, max_side=detector.photo_decode_side(imgsz, tiles, mode), name=name)
+    detections = detector.detect_tiled(
+        image.pixels, tiles, imgsz=imgsz, conf=conf, rotations=rotations, mode=mode
+    ).scaled(image.to_original)
+    reading = reading_from_detections(
+        detections, image.original_size, single_spread=single_spread, decision=detector.settings.decision
     )
-    reading = reading_from_detections(detections, image.original_size, single_spread=single_spread)
     return Recognition(reading=reading, detections=detections, image=image)
 
 
@@ -75,12 +87,14 @@ def read_photo(
     conf: float | None = None,
     tiles: int = 1,
 ) -> PhotoReading:
-    """Read a showdown photo of both players' spreads: the cards and the two hands by position.
+    """Read a showdown photo of both players' spreads: the cards and the two hands by position, with the
+    rules of a showdown as evidence (``vision.decision.showdown_review``: a spread of more cards than a
+    hand names its suspects).
 
     ``source`` is a path, bytes, a binary file, a PIL image or a BGR array. Raises ``ImageError``
     for a file that is not a readable photo.
     """
-    return recognise(source, detector=detector, imgsz=imgsz, conf=conf, tiles=tiles).reading
+    return showdown_review(recognise(source, detector=detector, imgsz=imgsz, conf=conf, tiles=tiles).reading)
 
 
 def read_spread(
@@ -107,4 +121,5 @@ def read_frame(
         conf=conf,
         single_spread=single_spread,
         rotations=1,
+        mode=FRAME,
     ).reading

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, url_for
 
 from vision.annotate import annotate_reading  # the one annotator (photos, eval, live view)
-from vision.model_settings import review_threshold
 from vision.reading import ImageError, PhotoReading
 
 from . import recognition
@@ -74,7 +73,7 @@ class CameraFeed:
         return {
             "hands": [list(reading.hands[0]), list(reading.hands[1])],
             "cards": len(reading.cards),
-            "unsure": sorted(card.card for card in reading.cards if card.confidence < review_threshold()),
+            "unsure": sorted(card.card for card in reading.cards if card.to_check),
             "steady": self.same_readings >= 2 and steady_for >= STEADY_S,
             "steady_for": round(steady_for, 1),
         }

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable
 from typing import Any, TypedDict
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from vision.hands import UNSURE_SPLIT
-from vision.model_settings import review_threshold
 from vision.reading import ImageError
 
 from . import scoring, store
@@ -94,18 +91,6 @@ def photo_image(photo_id: int):
 
 # ---------------------------------------------------------------- review and confirm
 
-CONFLICT_CARD = re.compile(r"^([2-9TJQKA][shdc])(?: or ([2-9TJQKA][shdc]))?\b")
-
-
-def conflict_cards(conflicts: Iterable[str]) -> set[str]:
-    """The cards a reading's conflicts name ("Ts or Tc: the two corners ...", "9h seen in 2 places ...")."""
-    named: set[str] = set()
-    for text in conflicts:
-        match = CONFLICT_CARD.match(str(text))
-        if match:
-            named.update(code for code in match.groups() if code)
-    return named
-
 
 def photo_view(
     photo: PhotoRecord,
@@ -113,12 +98,10 @@ def photo_view(
     groups: CardGroups | None = None,
 ) -> dict[str, Any]:
     """What the review page draws over the photo: one entry per card (not per corner) with its boxes,
-    its meld colour, and whether the reader is unsure of it (low confidence or named in a conflict)."""
-    review_below = review_threshold()
+    its meld colour, and the reasons to check it, in words (the reader's ``CardReading.review``)."""
     reading = photo.reading()
     width, height = reading.image_size
     conflicts = list(reading.conflicts)
-    in_conflict = conflict_cards(conflicts)
     hands = hands if hands is not None else reading.hands
     colour_of: dict[str, int | None] = {}
     for player_groups in groups or ((), ()):
@@ -129,12 +112,7 @@ def photo_view(
     flagged: list[dict[str, Any]] = []
     for index, card in enumerate(reading.cards):
         code = card.card
-        low = card.confidence < review_below
-        reasons = []
-        if low:
-            reasons.append(f"{round(card.confidence * 100)}% sure")
-        if code in in_conflict:
-            reasons.append(next(text for text in conflicts if code in conflict_cards([text])))
+        reasons = [reason.text for reason in card.review]
         player = 0 if code in hands[0] else 1 if code in hands[1] else None
         view = {
             "index": index,
@@ -143,6 +121,8 @@ def photo_view(
             "confidence": card.confidence,
             "flagged": bool(reasons),
             "why": "; ".join(reasons),
+            "reasons": reasons,
+            "percent": round(card.confidence * 100),
             "runner_ups": [c for c in card.runner_ups if c != code],
             "player": player,
             "colour": colour_of.get(code),

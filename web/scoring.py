@@ -24,11 +24,13 @@ from engine import (
     parse_deadwood,
     upcard_for,
 )
+from engine.cards import card_label
 
 from .store import GameRecord, HandEntry
 
 __all__ = [
     "CARD_CODES",
+    "card_label",
     "Sheet",
     "SheetRow",
     "HandView",
@@ -41,8 +43,6 @@ __all__ = [
     "explanation_lines",
 ]
 
-SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-
 
 MOST_DIGITS = 9  # every number a form takes (points, ids, positions) fits in 9 digits
 
@@ -54,12 +54,6 @@ def whole_number(text: object, negative: bool = False) -> int | None:
     if not (digits.isascii() and digits.isdigit()) or len(digits) > MOST_DIGITS:
         return None
     return int(text)
-
-
-def card_label(code: str) -> str:
-    """``Ts`` → ``10♠`` for people; the canonical code stays in forms and JSON."""
-    rank = "10" if code[:1] == "T" else code[:1]
-    return rank + SUIT_SYMBOLS.get(code[1:2], code[1:2])
 
 
 # ---------------------------------------------------------------- rules

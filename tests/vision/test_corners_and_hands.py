@@ -221,7 +221,7 @@ def test_two_corners_of_one_card_that_disagree_are_one_card_with_a_conflict():
     merged = merge_corners(detections([("Ts", top_left, 0.9), ("Tc", bottom_right, 0.7)]))
     assert [card.card for card in merged.cards] == ["Ts"], "one card, the surer corner's reading"
     assert len(merged.cards[0].boxes) == 2
-    assert merged.cards[0].confidence < 0.5, "a card whose corners disagree is flagged for review"
+    assert merged.cards[0].to_check, "a card whose corners disagree is flagged for review"
     assert len(merged.conflicts) == 1 and "Ts or Tc" in merged.conflicts[0]
 
 
@@ -319,7 +319,7 @@ def test_a_card_at_more_corners_than_it_has_one_unsure_is_flagged_with_a_conflic
     rows, stray = _eight_of_hearts_and_a_stray(0.43)
     merged = merge_corners(rows)
     assert [card.card for card in merged.cards] == ["8h"] and stray in merged.cards[0].boxes
-    assert merged.cards[0].confidence < 0.5, "flagged for review"
+    assert merged.cards[0].to_check and merged.cards[0].review[0].kind == "more_corners", "flagged for review"
     assert len(merged.conflicts) == 1 and "more corners than a card has" in merged.conflicts[0]
 
 

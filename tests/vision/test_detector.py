@@ -18,7 +18,6 @@ from vision.detector import (
     PASS_MERGE_IOU,
     CardIndexDetector,
     _tile_spans,
-    kept_readings,
     merge_proposals,
     one_reading_per_index,
     suppress_duplicates,
@@ -217,7 +216,7 @@ class TileProbe(CardIndexDetector):
     def __init__(self):
         self.tiles_seen = []
 
-    def detect(self, pixels, imgsz=None, conf=None, rotations=None, proposal_conf=None):
+    def detect(self, pixels, imgsz=None, conf=None, rotations=None, proposal_conf=None, mode="photo"):
         height, width = pixels.shape[:2]
         self.tiles_seen.append((width, height))
         return Detections.from_cards(
@@ -334,10 +333,12 @@ def test_a_classifier_trained_on_isolated_crops_reads_isolated_crops(model_folde
 
 
 @pytest.mark.slow
-def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_in_photos(model_folders, tmp_path):
+def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_with_a_reason_and_only_in_photo_mode(
+    model_folders, tmp_path
+):
     """model.json sure_proposal_conf / sure_classifier: a box under proposal_conf is kept when the
-    classifiers are sure of it, with a confidence from conf up to (never at) review_below, so the
-    review page always asks about it; webcam frames (read below the photo size) never use it."""
+    classifiers are sure of it, from conf, with the reason ``weak_box``, so the review page always asks
+    about it; webcam frames never use it, and photo mode is what the caller says, at any size."""
     # an untrained detector's boxes all score far below 0.99: none comes in the usual way
     card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 0.25, "proposal_conf": 0.99, "review_below": 0.5}
     assert len(detector_with(model_folders["two-stage"], tmp_path, card).detect(photo())) == 0
@@ -345,9 +346,10 @@ def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_
         model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 0.0}
     )
     found = detector.detect(photo())
-    assert len(found) > 0
-    assert ((found.confidence >= 0.25) & (found.confidence < 0.5)).all(), found.confidence
-    assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no second way in"
+    assert len(found) > 0 and (found.confidence >= 0.25).all(), found.confidence
+    assert all([r.kind for r in reasons] == ["weak_box"] for reasons in found.reasons)
+    assert len(detector.detect(photo(), imgsz=256, mode="frame")) == 0, "webcam frames: no second way in"
+    assert len(detector.detect(photo(), imgsz=256)) > 0, "a photo read at another size stays a photo"
     detector = detector_with(
         model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0}
     )
@@ -355,18 +357,18 @@ def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_flagged_and_only_
 
 
 @pytest.mark.slow
-def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the_reading_json(model_folders, tmp_path):
+def test_a_sure_box_a_classifier_doubts_is_read_with_a_reason_that_survives_the_reading_json(model_folders, tmp_path):
     """model.json doubted_proposal_conf / doubted_reject_gate: a box the detector is sure of is dropped
     only when a classifier says "not a card" at least doubted_reject_gate surely; read between the two
-    gates, it is held below review_below (also once the reading is written to JSON, where confidences
-    are rounded), and webcam frames never read such cards."""
+    gates, its card carries the reason ``not_a_card``, also once the reading is written to JSON and read
+    back, and webcam frames never read such cards."""
     # every crop's "not a card" probability is far above 1e-9: the gate drops every box
     card = {
         "imgsz": 320,
         "webcam_imgsz": 256,
         "conf": 1e-6,
         "proposal_conf": 1e-6,
-        "review_below": 0.5,
+        "review_below": 0.0,
         "reject_gate": 1e-9,
         "detector_weight": 0.0,
     }
@@ -374,29 +376,16 @@ def test_a_sure_box_a_classifier_doubts_is_read_flagged_and_stays_flagged_in_the
     detector = detector_with(
         model_folders["rejecting"], tmp_path, {**card, "doubted_proposal_conf": 1e-6, "doubted_reject_gate": 1.01}
     )
-    found = detector.detect(photo())
-    assert len(found) > 0
-    assert (found.confidence < 0.5).all(), found.confidence
-    assert all(round(float(c), 4) < 0.5 for c in found.confidence), "flagged once written as JSON too"
-    assert len(detector.detect(photo(), imgsz=256)) == 0, "webcam frames: no doubted cards"
+    reading = recognise(photo(), detector=detector).reading
+    assert reading.cards and all("not_a_card" in [r.kind for r in c.review] for c in reading.cards)
+    again = PhotoReading.from_json(json.loads(json.dumps(reading.to_json())))
+    assert [c.review for c in again.cards] == [c.review for c in reading.cards], "reasons survive the JSON"
+    assert all(card.to_check for card in again.cards)
+    assert len(detector.detect(photo(), mode="frame")) == 0, "webcam frames: no doubted cards"
     detector = detector_with(
         model_folders["rejecting"], tmp_path, {**card, "doubted_proposal_conf": 1.0, "doubted_reject_gate": 1.01}
     )
     assert len(detector.detect(photo())) == 0, "only boxes the detector is sure of"
-
-
-def test_a_card_held_for_review_is_still_flagged_after_its_confidence_is_rounded_for_json():
-    """A confidence held a hair below review_below (0.49999…) is written 0.5 in a reading's JSON, and
-    the review page would not flag it: cards held for review stay below it by FLAG_MARGIN."""
-    from vision.detector import FLAG_MARGIN, flagged_below
-
-    scores, probabilities = np.array([0.1]), np.array([[0.999]])
-    keep, confidence = kept_readings(
-        scores, probabilities, 0.0, 0.2, 0.25, sure=(0.05, 0.97), kept_at=0.25, review_below=0.5
-    )
-    assert keep.tolist() == [True]
-    assert round(float(confidence[0, 0]), 4) < 0.5
-    assert flagged_below(0.5) == pytest.approx(0.5 - FLAG_MARGIN)
 
 
 def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_red():
@@ -412,3 +401,29 @@ def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_re
     assert np.ptp(raw[2, 2].astype(int)) > 50  # unbalanced, it keeps the cast
     assert ink[2] > ink[0] + 40  # the index is red (BGR: R above B), not purple
     assert raw[32, 32, 2] - raw[32, 32, 0] < 70  # (unbalanced: far less red than the balanced one)
+
+
+@pytest.mark.slow
+def test_detect_at_another_imgsz_keeps_photo_mode(model_folders, tmp_path, capsys):
+    """``ginscore detect --imgsz N`` reads a photo as a photo (the second way in included) at any size:
+    the mode is said by the caller, never guessed from the size."""
+    import cv2
+
+    from web.cli import main
+
+    card = {
+        "imgsz": 320,
+        "webcam_imgsz": 256,
+        "conf": 0.25,
+        "proposal_conf": 0.99,
+        "sure_proposal_conf": 1e-6,
+        "sure_classifier": 0.0,
+    }
+    models = tmp_path / "models"
+    models.mkdir()
+    detector_with(model_folders["two-stage"], models, card)
+    cv2.imwrite(str(tmp_path / "table.png"), photo())
+    assert main(["detect", str(tmp_path / "table.png"), "--imgsz", "256", "--models", str(models), "--json"]) == 0
+    (reading,) = json.loads(capsys.readouterr().out)
+    assert reading["cards"], "the second way in read cards at --imgsz 256"
+    assert all("weak_box" in [r["kind"] for r in card["review"]] for card in reading["cards"])

@@ -132,7 +132,9 @@ def real_val_showdown(low_confidence: float = 0.3, split_confidence: float = 0.2
     and one named in a corner conflict. Returns (jpeg bytes, PhotoReading)."""
     from PIL import Image
 
-    from vision.reading import CardReading, PhotoReading
+    from vision.decision import final_review
+    from vision.model_settings import DecisionSettings
+    from vision.reading import CardReading, PhotoReading, Reason
 
     codes = (REAL_VAL / "classes.txt").read_text().split()
     image_path = REAL_VAL / "images" / "deal4.jpg"  # this crop holds melds in both groups
@@ -153,18 +155,19 @@ def real_val_showdown(low_confidence: float = 0.3, split_confidence: float = 0.2
     hands = (tuple(order[:10]), tuple(order[10:]))
     low, conflicted = hands[0][1], hands[1][2]
     other = next(code for code in codes if code[0] == conflicted[0] and code not in boxes)
+    conflicts = (f"{conflicted} or {other}: its two corners read differently (near the middle); check this card",)
+    disagree = Reason("corners_disagree", conflicts[0], (conflicted, other))
     cards = tuple(
         CardReading(
             code,
             low_confidence if code == low else 0.45 if code == conflicted else 0.93,
             tuple(boxes[code]),
             runner_ups=(other,) if code == conflicted else (),
+            review=(disagree,) if code == conflicted else (),
         )
         for code in sorted(boxes, key=codes.index)
     )
-    conflicts = (
-        f"{conflicted} or {other}: the two corners of one card read differently (near the middle); check this card",
-    )
+    cards = final_review(cards, DecisionSettings())  # the low-confidence reasons, as the reader gives them
     buffer = io.BytesIO()
     crop.save(buffer, "JPEG", quality=90)
     return buffer.getvalue(), PhotoReading(crop.size, cards, hands, "vertical", split_confidence, conflicts)

@@ -7,6 +7,8 @@ import sqlite3
 
 from sheet_helpers import ANN_GIN, BOB_LOSES, db_dump, new_game, real_val_crop
 
+from vision.decision import final_review
+from vision.model_settings import DecisionSettings
 from vision.reading import CardReading, PhotoReading
 from web import store
 from web.db import transaction
@@ -19,9 +21,12 @@ def pending_photo(app, game_id: int, low_card: str = "9c") -> int:
 
     width, height = Image.open(io.BytesIO(image)).size
     codes = ANN_GIN.split() + BOB_LOSES.split()[:-1]  # 4d was missed
-    cards = tuple(
-        CardReading(code, 0.3 if code == low_card else 0.9, ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),))
-        for i, code in enumerate(codes)
+    cards = final_review(  # with the low-confidence reason, as the reader gives it
+        [
+            CardReading(code, 0.3 if code == low_card else 0.9, ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),))
+            for i, code in enumerate(codes)
+        ],
+        DecisionSettings(),
     )
     reading = PhotoReading(
         (width, height), cards, (tuple(ANN_GIN.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8

@@ -33,14 +33,17 @@ import argparse
 import json
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from vision.decision import PHOTO, BoxEvidence, decide_boxes
 from vision.decode import decode_image
 from vision.detections import Detections, canonical_code, read_yolo_labels
-from vision.detector import NO_DOUBT, gate_not_a_card, kept_readings, load_detector, one_reading_per_index
+from vision.detector import load_detector, one_reading_per_index
 from vision.evaluation.evaluate import check_eval_folder, match_rank_readings, read_rank_labels
+from vision.model_settings import DecisionSettings
 from vision.paths import DATASETS_DIR
 from vision.recognise import reading_from_detections
 
@@ -51,6 +54,7 @@ PRECISION_GOAL = 0.99  # of the cards read on both sets together, at least this 
 # the second way in (model.json sure_proposal_conf, sure_classifier): boxes the detector is unsure of,
 # kept when the classifiers are sure; chosen together with (proposal_conf, conf)
 NO_SURE_TIER = (0.0, 1.0)
+NO_DOUBT = (0.0, 1.0)  # (doubted_proposal_conf, doubted_reject_gate): no doubted cards
 SURE_TIERS = (NO_SURE_TIER, *((p, c) for p in (0.1, 0.05, 0.03, 0.02) for c in (0.9, 0.95, 0.97, 0.99)))
 # doubted cards (model.json doubted_proposal_conf, doubted_reject_gate): boxes the detector is sure of,
 # dropped only when a classifier says "not a card" at least this surely; read otherwise, always flagged
@@ -101,47 +105,50 @@ def read_cards(
     sure: tuple[float, float] = NO_SURE_TIER,
     reject_gate: float = 0.0,
     doubt: tuple[float, float] = NO_DOUBT,
-) -> list[tuple[float, bool]]:
-    """(confidence, right) of each card the setting reads in the photo, gated and kept as
-    ``CardIndexDetector.detect`` gates and keeps them (``gate_not_a_card``, ``kept_readings``; ``threshold``
-    plays model.json's conf). ``sure``: (sure_proposal_conf, sure_classifier), the second way in;
-    ``doubt``: (doubted_proposal_conf, doubted_reject_gate), doubted cards."""
-    probabilities, doubted = gate_not_a_card(
-        photo["probabilities"], photo["rejected"], reject_gate, photo["scores"], doubt
-    )
-    keep, confidence = kept_readings(
-        photo["scores"],
-        probabilities,
-        weight,
-        proposal,
-        threshold,
-        sure=sure,
-        kept_at=threshold,
+    base: DecisionSettings | None = None,
+) -> list[tuple[float, bool, bool]]:
+    """(confidence, right, to check) of each card the setting reads in the photo, decided as
+    ``CardIndexDetector.detect`` decides it (``vision.decision.decide_boxes``, photo mode; ``threshold``
+    plays model.json's conf) and reviewed as the product reviews it. ``sure``: (sure_proposal_conf,
+    sure_classifier), the second way in; ``doubt``: (doubted_proposal_conf, doubted_reject_gate)."""
+    settings = replace(
+        base or DecisionSettings(),
+        conf=threshold,
+        detector_weight=weight,
         review_below=review_below,
-        doubted=doubted,
+        reject_gate=reject_gate,
+        sure_proposal_conf=sure[0],
+        sure_classifier=sure[1],
+        doubted_proposal_conf=doubt[0],
+        doubted_reject_gate=doubt[1],
     )
+    evidence = BoxEvidence(photo["scores"], photo["card_ids"], photo["probabilities"], photo["rejected"])
+    decided = decide_boxes(evidence, settings, PHOTO, proposal_conf=proposal)
+    keep = decided.keep
     if not keep.any():
         return []
     # many settings keep the same readings of a photo: read those into cards once
     seen = photo.setdefault("read", {})
-    key = (keep.tobytes(), confidence[keep].tobytes())
+    key = (keep.tobytes(), decided.confidence[keep].tobytes(), tuple(decided.review[keep]), settings)
     if key not in seen:
-        seen[key] = cards_of(photo, keep, confidence)
+        seen[key] = cards_of(photo, keep, decided.confidence, decided.review, settings)
     return seen[key]
 
 
-def cards_of(photo: dict, keep: np.ndarray, confidence: np.ndarray) -> list[tuple[float, bool]]:
-    """(confidence, right) of each card the kept readings make (``reading_from_detections``)."""
+def cards_of(
+    photo: dict, keep: np.ndarray, confidence: np.ndarray, review: np.ndarray, settings: DecisionSettings
+) -> list[tuple[float, bool, bool]]:
+    """(confidence, right, to check) of each card the kept readings make (``reading_from_detections``)."""
     ids = photo["card_ids"][keep]
     detections = one_reading_per_index(
-        Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:])
+        Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:], review[keep])
     )
-    cards = reading_from_detections(detections, photo["size"]).cards
+    cards = reading_from_detections(detections, photo["size"], decision=settings).cards
     if "ranks" in photo:
         right = match_rank_readings([(c.card[0], c.confidence, c.boxes) for c in cards], photo["ranks"])
     else:
         right = [c.card in photo["labelled"] for c in cards]
-    return [(c.confidence, ok) for c, ok in zip(cards, right, strict=True)]
+    return [(c.confidence, ok, c.to_check) for c, ok in zip(cards, right, strict=True)]
 
 
 def labelled_count(photo: dict) -> int:
@@ -180,14 +187,24 @@ def main(argv: list[str] | None = None) -> int:
     review_below, reject_gate = detector.settings.decision.review_below, detector.settings.decision.reject_gate
     cards = {
         setting: [
-            read_cards(photo, weight, setting[0], setting[1], review_below, setting[2], reject_gate, setting[3])
+            read_cards(
+                photo,
+                weight,
+                setting[0],
+                setting[1],
+                review_below,
+                setting[2],
+                reject_gate,
+                setting[3],
+                base=detector.settings.decision,
+            )
             for photo in photos
         ]
         for setting in grid
     }
     everyone = list(range(len(photos)))
-    rights = {setting: np.array([sum(ok for _, ok in read) for read in cards[setting]]) for setting in grid}
-    wrongs = {setting: np.array([sum(not ok for _, ok in read) for read in cards[setting]]) for setting in grid}
+    rights = {setting: np.array([sum(ok for _, ok, _ in read) for read in cards[setting]]) for setting in grid}
+    wrongs = {setting: np.array([sum(not ok for _, ok, _ in read) for read in cards[setting]]) for setting in grid}
 
     def counts(setting, which):
         return int(rights[setting][which].sum()), int(wrongs[setting][which].sum())
@@ -213,8 +230,9 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     def review_flag(setting, which):
-        """The lowest flag under which every wrong card lies (cards exactly at it are not flagged)."""
-        wrong = [c for i in which for c, ok in cards[setting][i] if not ok]
+        """The lowest flag under which every wrong card without another reason lies (cards exactly at it are
+        not flagged)."""
+        wrong = [c for i in which for c, ok, checked in cards[setting][i] if not ok and not checked]
         return float(np.nextafter(max(wrong), 1.0)) if wrong else 0.5
 
     sets = sorted({p["set"] for p in photos})
@@ -262,14 +280,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"chosen on both sets: {describe(chosen)}; review flag below {flag:.3f}")
     for s in sets:
         right, wrong = counts(chosen, by_set[s])
-        flagged_right = sum(c < flag for i in by_set[s] for c, ok in cards[chosen][i] if ok)
+        flagged_right = sum(c < flag or checked for i in by_set[s] for c, ok, checked in cards[chosen][i] if ok)
         labelled = sum(labelled_count(photos[i]) for i in by_set[s])
         print(f"  {s}: {right}/{labelled} right, {wrong} wrong; right cards flagged {flagged_right}/{right}")
         result["sets"][s] = {"right": right, "labelled": labelled, "wrong": wrong, "right_flagged": flagged_right}
     in_use = detector.settings.decision.review_below
     for s in sets:
-        wrong_flagged = sum(c < in_use for i in by_set[s] for c, ok in cards[chosen][i] if not ok)
-        right_flagged = sum(c < in_use for i in by_set[s] for c, ok in cards[chosen][i] if ok)
+        wrong_flagged = sum(checked for i in by_set[s] for c, ok, checked in cards[chosen][i] if not ok)
+        right_flagged = sum(checked for i in by_set[s] for c, ok, checked in cards[chosen][i] if ok)
         right, wrong = counts(chosen, by_set[s])
         print(
             f"  with model.json's review flag ({in_use}): {s}: wrong cards flagged {wrong_flagged}/{wrong}, "
@@ -288,9 +306,9 @@ def main(argv: list[str] | None = None) -> int:
         flag = review_flag(setting, others)
         tally = loo[photos[left_out]["set"]]
         tally["same_as_chosen"] += setting == chosen
-        for confidence, ok in cards[setting][left_out]:
+        for confidence, ok, checked in cards[setting][left_out]:
             tally["right" if ok else "wrong"] += 1
-            tally["right_flagged" if ok else "wrong_flagged"] += confidence < flag
+            tally["right_flagged" if ok else "wrong_flagged"] += checked or confidence < flag
         tally["labelled"] += labelled_count(photos[left_out])
     for s in sets:
         t = loo[s]

@@ -51,7 +51,6 @@ def evaluate_folder(
     detector = detector or load_detector()
     imgsz = int(imgsz or detector.settings.detector.imgsz)
     conf = detector.settings.decision.conf if conf is None else float(conf)
-    review_below = detector.settings.decision.review_below
 
     photos: list[dict[str, Any]] = []
     all_predictions: list[Detections] = []
@@ -76,7 +75,7 @@ def evaluate_folder(
             proposal_conf=min(conf, detector.settings.detector.proposal_conf),
         ).scaled(image.to_original)
         kept = predictions.with_confidence_at_least(conf)
-        reading = reading_from_detections(kept, image.original_size)
+        reading = reading_from_detections(kept, image.original_size, decision=detector.settings.decision)
         seconds += time.perf_counter() - start
         labels = (
             read_yolo_labels(label_path, class_codes, image.original_size)
@@ -88,7 +87,7 @@ def evaluate_folder(
 
         labelled, read = set(labels.codes), {card.card for card in reading.cards}
         hits = labelled & read
-        flagged = [card.card for card in reading.cards if card.confidence < review_below]
+        flagged = [card.card for card in reading.cards if card.to_check]
         missed_cards.update(labelled - read)
         extra_cards.update(read - labelled)
         if two_stage and len(labels):
@@ -113,9 +112,11 @@ def evaluate_folder(
                 "boxes_labelled": len(labels),
                 "boxes_found_agnostic": found,
                 "conflicts": list(reading.conflicts),
-                # cards the review page flags (read below the model's review_below), right and wrong ones
+                # cards the review page flags (a reason to check each), right and wrong ones
                 "flagged_right": sum(code in labelled for code in flagged),
                 "flagged_wrong": sum(code not in labelled for code in flagged),
+                # (confidence, right, to check) of every card read: the reliability table's data
+                "card_checks": [(round(c.confidence, 4), c.card in labelled, c.to_check) for c in reading.cards],
             }
         )
         if save_annotated:
@@ -465,11 +466,10 @@ def evaluate_rank_folder(
     imgsz: int | None = None,
     conf: float | None = None,
     save_annotated: Path | str | None = None,
-    review_below: float = 0.5,
 ) -> dict[str, Any]:
     """Read every photo of a rank-labelled folder through the product path and measure, per the set's README:
     rank recall and precision (multisets of ranks), exact photos, false cards per photo; and by position,
-    how many wrong cards the review page would flag (confidence below ``review_below``) and how many right ones."""
+    how many wrong cards the review page would flag (a reason to check each) and how many right ones."""
 
     folder = Path(folder)
     labels = read_rank_labels(folder / "labels.csv")
@@ -502,6 +502,9 @@ def evaluate_rank_folder(
                 "right_confidences": [
                     round(c.confidence, 4) for c, ok in zip(reading.cards, placed, strict=True) if ok
                 ],
+                "card_checks": [
+                    (round(c.confidence, 4), bool(ok), c.to_check) for c, ok in zip(reading.cards, placed, strict=True)
+                ],
             }
         )
         if save_annotated:
@@ -514,8 +517,7 @@ def evaluate_rank_folder(
     n_labelled = sum(p["cards_labelled"] for p in photos)
     n_read = sum(p["cards_read"] for p in photos)
     n_right = sum(p["cards_right"] for p in photos)
-    wrong = [c for p in photos for c in p["wrong_confidences"]]
-    right = [c for p in photos for c in p["right_confidences"]]
+    checks = [check for p in photos for check in p["card_checks"]]
     return {
         "folder": str(folder),
         "n_photos": len(photos),
@@ -525,11 +527,10 @@ def evaluate_rank_folder(
         "photos_exact": sum(p["exact"] for p in photos),
         "false_cards": n_read - n_right,
         "false_cards_per_photo": round((n_read - n_right) / max(len(photos), 1), 3),
-        "review_below": review_below,
-        "wrong_cards_flagged": sum(c < review_below for c in wrong),
-        "wrong_cards": len(wrong),
-        "right_cards_flagged": sum(c < review_below for c in right),
-        "right_cards": len(right),
+        "wrong_cards_flagged": sum(flagged for _, ok, flagged in checks if not ok),
+        "wrong_cards": sum(not ok for _, ok, _ in checks),
+        "right_cards_flagged": sum(flagged for _, ok, flagged in checks if ok),
+        "right_cards": sum(ok for _, ok, _ in checks),
         "seconds_per_photo": round(seconds / max(len(photos), 1), 3),
     }
 
@@ -550,7 +551,7 @@ def format_rank_report(result: dict[str, Any]) -> str:
         f"({result['false_cards_per_photo']:.2f} per photo), {result['seconds_per_photo']} s/photo"
     )
     lines.append(
-        f"review flags (confidence < {result['review_below']}): wrong cards flagged "
+        f"cards to check (each with a reason): wrong cards flagged "
         f"{result['wrong_cards_flagged']}/{result['wrong_cards']}, right cards flagged "
         f"{result['right_cards_flagged']}/{result['right_cards']}"
     )

@@ -1,0 +1,126 @@
+"""The decision stage and the steps after it: reasons to check a card are added, never removed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from card_layout import corner_boxes, detections, spread
+
+from vision.cards import merge_corners
+from vision.decision import FRAME, PHOTO, BoxEvidence, calibrated_confidence, check_mode, decide_boxes, showdown_review
+from vision.detections import Detections
+from vision.model_settings import DecisionSettings
+from vision.reading import CardReading, PhotoReading, Reason
+from vision.recognise import reading_from_detections
+
+DOUBTED = Reason("not_a_card", "a classifier says this may not be a card (40% sure)")
+
+
+def flagged_boxes(rows, reason=DOUBTED) -> Detections:
+    """Detections of (code, box, confidence) rows, every box carrying ``reason`` from the decision stage."""
+    plain = detections(rows)
+    review = np.empty(len(plain), dtype=object)
+    review[:] = [(reason,)] * len(plain)
+    return Detections(plain.xyxy, plain.class_id, plain.confidence, review=review)
+
+
+def kinds(card: CardReading) -> list[str]:
+    return [reason.kind for reason in card.review]
+
+
+def test_two_flagged_corners_merge_into_a_flagged_card():
+    """Two corners held for review at 0.49 each once merged into a card at 0.74 that nobody was asked about."""
+    boxes = flagged_boxes([("7d", box, 0.49) for box in corner_boxes(100, 100)])
+    (card,) = reading_from_detections(boxes, (1000, 1000)).cards
+    assert card.confidence == pytest.approx(1 - 0.51 * 0.51), "two corners are two pieces of evidence"
+    assert card.confidence > 0.5 and kinds(card) == ["not_a_card"] and card.to_check
+
+
+def test_one_index_seen_by_two_boxes_is_one_piece_of_evidence_and_stays_flagged():
+    """A 7d seen by two overlapping boxes at 0.40 each came back as one card at 0.64 with nothing to check."""
+    x0, y0, x1, y1 = corner_boxes(100, 100)[0]
+    rows = [("7d", (x0, y0, x1, y1), 0.40), ("7d", (x0 + 1, y0 + 1, x1 + 1, y1 + 1), 0.40)]
+    (card,) = reading_from_detections(detections(rows), (1000, 1000)).cards
+    assert card.confidence == pytest.approx(0.40)
+    assert kinds(card) == ["low_confidence"] and card.review[0].text == "read 40% sure"
+
+
+def test_corners_that_disagree_make_one_card_whose_reason_names_both_readings():
+    (top_left, bottom_right) = corner_boxes(100, 100)
+    merged = merge_corners(detections([("Ts", top_left, 0.9), ("Tc", bottom_right, 0.6)]))
+    (card,) = merged.cards
+    assert card.card == "Ts" and card.confidence == pytest.approx(0.9), "the number is not clamped"
+    (reason,) = card.review
+    assert reason.kind == "corners_disagree" and reason.cards == ("Ts", "Tc")
+    assert "its two corners read 10♠ and 10♣" in reason.text
+
+
+def test_a_later_step_adds_reasons_and_never_removes_one():
+    card = CardReading("Ts", 0.9, (), review=(DOUBTED,))
+    later = card.with_review(Reason("hand_count", "the top spread has 12 cards: check 10♠", ("Ts",)), DOUBTED)
+    assert kinds(later) == ["not_a_card", "hand_count"]
+    reading = PhotoReading((10, 10), (later,), (("Ts",), ()))
+    assert PhotoReading.from_json(json.loads(json.dumps(reading.to_json()))) == reading
+
+
+def test_a_spread_with_more_cards_than_a_hand_names_its_least_sure_cards():
+    top = ["As", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "Ts", "Js", "Qs"]
+    bottom = ["Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h", "Th"]
+    rows = spread(top, 60, 60) + spread(bottom, 60, 700)
+    confidence = {"2s": 0.6, "Js": 0.7}  # the two least sure cards of the top spread
+    rows = [(code, box, confidence.get(code, 0.95)) for code, box, _ in rows]
+    reading = showdown_review(reading_from_detections(detections(rows), (1200, 1000)))
+    suspects = [card for card in reading.cards if "hand_count" in kinds(card)]
+    assert sorted(card.card for card in suspects) == ["2s", "Js"]
+    assert suspects[0].review[-1].text.startswith("the top spread has 12 cards (a hand shows 10, 11 with big gin)")
+    assert "check J♠ and 2♠" in suspects[0].review[-1].text
+    assert not any(card.to_check for card in reading.cards if card.card[1] == "h"), "the 10-card spread is fine"
+
+
+def test_a_spread_with_fewer_cards_than_a_hand_is_noted_and_a_showdown_that_fits_is_left_alone():
+    top = ["As", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"]
+    bottom = ["Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h", "Th", "Jh"]
+    reading = showdown_review(
+        reading_from_detections(detections(spread(top, 60, 60) + spread(bottom, 60, 700)), (1200, 1000))
+    )
+    assert any("the top spread has 9 cards" in note for note in reading.conflicts)
+    assert not any(card.to_check for card in reading.cards), "11 cards is a big gin, not a misread"
+    fits = reading_from_detections(
+        detections(spread(top + ["Ts"], 60, 60) + spread(bottom[:10], 60, 700)), (1200, 1000)
+    )
+    assert showdown_review(fits) == fits
+
+
+def test_the_decision_stage_keeps_drops_and_flags_by_one_ordered_set_of_rules():
+    evidence = BoxEvidence(
+        scores=np.array([0.9, 0.1, 0.9, 0.9, 0.01]),
+        card_ids=np.array([[0], [1], [2], [3], [4]]),
+        probabilities=np.array([[0.9], [0.99], [0.8], [0.8], [0.99]]),
+        rejected=np.array([0.0, 0.0, 0.5, 0.9, 0.0]),
+    )
+    settings = DecisionSettings(
+        detector_weight=0.5,
+        reject_gate=0.15,
+        sure_proposal_conf=0.05,
+        sure_classifier=0.97,
+        doubted_proposal_conf=0.6,
+        doubted_reject_gate=0.75,
+    )
+    photo = decide_boxes(evidence, settings, PHOTO, proposal_conf=0.2)
+    assert photo.keep.tolist() == [True, True, True, False, False]
+    assert [[r.kind for r in reasons] for reasons in photo.review[:3]] == [[], ["weak_box"], ["not_a_card"]]
+    assert photo.confidence[0, 0] == pytest.approx(0.9**0.5 * 0.9)
+    frame = decide_boxes(evidence, settings, FRAME, proposal_conf=0.2)
+    assert frame.keep.tolist() == [True, False, False, False, False], "webcam frames take no extra ways in"
+    with pytest.raises(ValueError, match="reading mode 'webcam': use photo or frame"):
+        check_mode("webcam")
+
+
+def test_the_calibration_maps_the_raw_confidence_and_is_monotone():
+    calibration = (0.3, 1.4, 0.5)
+    values = [calibrated_confidence(raw, 1, calibration) for raw in (0.1, 0.3, 0.5, 0.7, 0.9)]
+    assert values == sorted(values) and all(0 < v < 1 for v in values)
+    assert calibrated_confidence(0.7, 2, calibration) > calibrated_confidence(0.7, 1, calibration)
+    assert calibrated_confidence(0.7, 1, ()) == 0.7

@@ -1,0 +1,198 @@
+"""The decision stage: which proposed boxes are read as cards, and which cards the user must check.
+
+In: per box, the evidence (``BoxEvidence``: the detector's score, the classifiers' ranked cards and
+probabilities, the "not a card" probability). Out: the kept boxes with their reading confidences and
+their reasons (``BoxDecision``). The rules are one ordered list, in ``decide_boxes``; their thresholds
+are ``models/model.json``'s ``decision`` section (``vision.model_settings.DecisionSettings``: typed,
+validated, one default each). The caller says the mode, photo or webcam frame; it is never guessed.
+
+Later steps only add reasons: merging corners (``vision.cards``), the rules of a showdown
+(``showdown_review``) and the final check (``final_review``: the calibrated confidence and the one
+review threshold). A card is shown to the user to check exactly when it carries a reason.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import numpy as np
+
+from engine.cards import card_label
+from engine.showdown import HAND_SIZE
+from vision.model_settings import DecisionSettings
+from vision.reading import CardReading, PhotoReading, Reason
+
+ReadingMode = Literal["photo", "frame"]
+PHOTO: ReadingMode = "photo"  # an uploaded photo: every pass, the second way in, doubted cards
+FRAME: ReadingMode = "frame"  # a webcam frame: the next frame reads the table again, so no extra ways in
+READING_MODES = (PHOTO, FRAME)
+
+
+def check_mode(mode: str) -> ReadingMode:
+    """``mode`` if it is a reading mode; ValueError naming the modes otherwise."""
+    if mode == PHOTO:
+        return PHOTO
+    if mode == FRAME:
+        return FRAME
+    raise ValueError(f"reading mode {mode!r}: use {' or '.join(READING_MODES)}")
+
+
+@dataclass(frozen=True, eq=False)
+class BoxEvidence:
+    """What is known of each of N proposed boxes before deciding."""
+
+    scores: np.ndarray  # (N,) the detector's confidence
+    card_ids: np.ndarray  # (N, K) the classifiers' likeliest cards (CARD_CODES indices), best first
+    probabilities: np.ndarray  # (N, K) their combined card probabilities
+    rejected: np.ndarray  # (N,) the probability the surest-rejecting classifier gives "not a card"
+
+
+@dataclass(frozen=True, eq=False)
+class BoxDecision:
+    """Per box: kept or not, the ranked reading confidences (N, K), and the reasons to check it."""
+
+    keep: np.ndarray
+    confidence: np.ndarray
+    review: np.ndarray  # (N,) object array of tuples of Reason
+
+
+def decide_boxes(
+    evidence: BoxEvidence,
+    settings: DecisionSettings,
+    mode: ReadingMode,
+    *,
+    proposal_conf: float,
+    conf: float | None = None,
+) -> BoxDecision:
+    """Keep, drop or flag each box, by these rules in this order:
+
+    1. **Not a card.** A box that a classifier calls "not a card" with at least ``reject_gate`` is
+       dropped (``reject_gate`` 0: no gate). In photo mode a box the detector proposed from
+       ``doubted_proposal_conf`` is dropped only from ``doubted_reject_gate``; rejected between the two
+       gates it is read all the same, with the reason ``not_a_card`` (a doubted card).
+    2. **Reading confidence** = detector score ** ``detector_weight`` x card probability.
+    3. **Kept** when the detector proposed it from ``proposal_conf`` and the confidence reaches ``conf``
+       (default: the settings' ``conf``).
+    4. **The second way in** (photo mode): a box proposed from ``sure_proposal_conf`` (below
+       ``proposal_conf``) that the classifiers read as one card with at least ``sure_classifier`` is
+       kept too, its confidence raised to the settings' ``conf``, with the reason ``weak_box``.
+
+    >>> evidence = BoxEvidence(np.array([0.9, 0.1, 0.9]), np.array([[0], [1], [2]]),
+    ...                        np.array([[0.9], [0.99], [0.8]]), np.array([0.0, 0.0, 0.5]))
+    >>> settings = DecisionSettings(detector_weight=0.5, reject_gate=0.15, sure_proposal_conf=0.05,
+    ...                             sure_classifier=0.97, doubted_proposal_conf=0.6, doubted_reject_gate=0.75)
+    >>> decided = decide_boxes(evidence, settings, PHOTO, proposal_conf=0.2)
+    >>> decided.keep.tolist(), [[r.kind for r in reasons] for reasons in decided.review]
+    ([True, True, True], [[], ['weak_box'], ['not_a_card']])
+    >>> decide_boxes(evidence, settings, FRAME, proposal_conf=0.2).keep.tolist()
+    [True, False, False]
+    """
+    photo = check_mode(mode) == PHOTO
+    conf = settings.conf if conf is None else conf
+    scores, probabilities, rejected = evidence.scores, evidence.probabilities, evidence.rejected
+    count = len(scores)
+    reasons: list[list[Reason]] = [[] for _ in range(count)]
+    # 1. not a card (and doubted cards, photos only)
+    if settings.reject_gate > 0:
+        gate = np.full(count, settings.reject_gate)
+        doubting = photo and settings.doubted_proposal_conf > 0 and settings.doubted_reject_gate > settings.reject_gate
+        if doubting:
+            gate[scores >= settings.doubted_proposal_conf] = settings.doubted_reject_gate
+        probabilities = probabilities * (rejected < gate)[:, None]
+        if doubting:
+            doubted = (
+                (scores >= settings.doubted_proposal_conf) & (rejected >= settings.reject_gate) & (rejected < gate)
+            )
+            for i in np.flatnonzero(doubted):
+                reasons[i].append(
+                    Reason("not_a_card", f"a classifier says this may not be a card ({rejected[i]:.0%} sure)")
+                )
+    # 2. reading confidence
+    confidence = scores[:, None] ** settings.detector_weight * probabilities
+    # 3. kept from proposal_conf and conf
+    keep = (scores >= proposal_conf) & (confidence[:, 0] >= conf)
+    # 4. the second way in (photos only)
+    if photo and settings.sure_proposal_conf > 0:
+        extra = ~keep & (scores >= settings.sure_proposal_conf) & (probabilities[:, 0] >= settings.sure_classifier)
+        # kept as surely as model.json's conf keeps a card, whatever lower conf the caller reads down to
+        confidence[extra, 0] = np.maximum(confidence[extra, 0], settings.conf)
+        keep |= extra
+        for i in np.flatnonzero(extra):
+            reasons[i].append(
+                Reason("weak_box", f"its corner index was barely found ({scores[i]:.0%}), though read clearly")
+            )
+    review = np.empty(count, dtype=object)
+    review[:] = [tuple(r) for r in reasons]
+    return BoxDecision(keep=keep, confidence=confidence, review=review)
+
+
+def calibrated_confidence(raw: float, places: int, calibration: Sequence[float]) -> float:
+    """The estimated chance that a card is right, from its raw confidence (the corners' noisy-or) and
+    how many places showed it: ``sigmoid(a + b * logit(raw) + c * (places >= 2))`` with
+    ``calibration`` = (a, b, c) fitted on rendered held-out scenes (``vision.evaluation.calibration``);
+    empty: the raw confidence.
+
+    >>> calibrated_confidence(0.8, 1, ()), round(calibrated_confidence(0.8, 2, (0.0, 1.0, 1.0)), 3)
+    (0.8, 0.916)
+    """
+    if not calibration:
+        return float(raw)
+    a, b, c = calibration
+    clipped = min(max(raw, 1e-6), 1 - 1e-6)
+    z = a + b * math.log(clipped / (1 - clipped)) + c * (places >= 2)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def final_review(cards: Sequence[CardReading], settings: DecisionSettings) -> tuple[CardReading, ...]:
+    """Each card with its calibrated confidence, and the reason ``low_confidence`` when that is below
+    ``review_below``: the one threshold that makes a card "to check" by its number."""
+    checked = []
+    for card in cards:
+        places = max(1, len(card.boxes))
+        confidence = calibrated_confidence(card.confidence, places, settings.calibration)
+        card = replace(card, confidence=confidence)
+        if confidence < settings.review_below:
+            card = card.with_review(Reason("low_confidence", f"read {confidence:.0%} sure"))
+        checked.append(card)
+    return tuple(checked)
+
+
+SIDES = {"horizontal": ("top", "bottom"), "vertical": ("left", "right")}
+MOST_IN_A_HAND = HAND_SIZE + 1  # a big gin shows 11 cards
+
+
+def showdown_review(reading: PhotoReading) -> PhotoReading:
+    """The rules of a showdown as evidence: a spread holds 10 cards (11 with big gin). A spread with more
+    gives its least sure extra cards the reason ``hand_count``, naming them ("the top spread has 12
+    cards: check 2♦ and 6♣"); a spread with fewer is noted in ``conflicts`` (a card may be hidden)."""
+    by_code = {card.card: card for card in reading.cards}
+    sides = SIDES.get(reading.split_axis, ("first", "second"))
+    notes = list(reading.conflicts)
+    suspects: dict[str, Reason] = {}
+    if not any(reading.hands):
+        return reading
+    for side, hand in zip(sides, reading.hands, strict=True):
+        cards = [by_code[code] for code in hand if code in by_code]
+        if len(cards) > MOST_IN_A_HAND:
+            extra = sorted(cards, key=lambda card: card.confidence)[: len(cards) - HAND_SIZE]
+            names = [card_label(card.card) for card in sorted(extra, key=lambda card: -card.confidence)]
+            words = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+            reason = Reason(
+                "hand_count",
+                f"the {side} spread has {len(cards)} cards (a hand shows {HAND_SIZE}, {MOST_IN_A_HAND} with big "
+                f"gin): check {words}",
+                tuple(card.card for card in extra),
+            )
+            suspects.update({card.card: reason for card in extra})
+        elif 0 < len(cards) < HAND_SIZE:
+            notes.append(
+                f"the {side} spread has {len(cards)} cards (a hand shows {HAND_SIZE}): a card may be hidden "
+                "or missed; add it on the review page"
+            )
+    if not suspects and notes == list(reading.conflicts):
+        return reading
+    reviewed = tuple(card.with_review(suspects[card.card]) if card.card in suspects else card for card in reading.cards)
+    return replace(reading, cards=reviewed, conflicts=tuple(notes))
