@@ -47,11 +47,10 @@ def main() -> int:
 
     detector = load_detector(args.models)
     with_doubt = detector.settings
-    if with_doubt.doubted_proposal_conf <= 0:
+    if with_doubt.decision.doubted_proposal_conf <= 0:
         print("model.json sets no doubted cards (doubted_proposal_conf); nothing to compare", file=sys.stderr)
         return 2
     settings = {"without": with_doubt.replace(decision={"doubted_proposal_conf": 0.0}), "with": with_doubt}
-    review_below = with_doubt.review_below
     for folder in args.folders:
         codes = label_codes(folder)
         totals = {
@@ -72,8 +71,8 @@ def main() -> int:
                 read = {card.card for card in cards}
                 tally["right"] += len(read & wanted)
                 tally["wrong"] += len(read - wanted)
-                tally["wrong_flagged"] += sum(c.confidence < review_below for c in cards if c.card not in wanted)
-                tally["right_flagged"] += sum(c.confidence < review_below for c in cards if c.card in wanted)
+                tally["wrong_flagged"] += sum(c.to_check for c in cards if c.card not in wanted)
+                tally["right_flagged"] += sum(c.to_check for c in cards if c.card in wanted)
                 tally["exact"] += read == wanted
         detector.settings = with_doubt
         for name, tally in totals.items():

@@ -154,8 +154,8 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
         seen_at = ", ".join(_place(r) for r in same)
         reason = Reason(
             "seen_twice",
-            f"{reading.card} seen in {len(same)} places that cannot be one card ({seen_at}): a second deck or a "
-            "misread; check this card",
+            f"{card_label(reading.card)} seen in {len(same)} places that cannot be one card ({seen_at}): a second "
+            "deck or a misread; check this card",
             (reading.card,),
         )
         cards = [card.with_review(reason) if card.card == reading.card else card for card in cards]
@@ -228,8 +228,8 @@ def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[C
         surer, other = (cards[i], cards[j]) if cards[i].confidence >= cards[j].confidence else (cards[j], cards[i])
         reason = Reason(
             "corners_disagree",
-            f"{surer.card} or {other.card}: its two corners read {card_label(surer.card)} and "
-            f"{card_label(other.card)} ({_place(surer)}); check this card",
+            f"its two corners read {card_label(surer.card)} and {card_label(other.card)} ({_place(surer)}); "
+            "check this card",
             (surer.card, other.card),
         )
         merged[i] = CardReading(

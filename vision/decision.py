@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-from engine.cards import card_label
+from engine.cards import CARD_CODES, card_label
 from engine.showdown import HAND_SIZE
 from vision.model_settings import DecisionSettings
 from vision.reading import CardReading, PhotoReading, Reason
@@ -48,6 +48,8 @@ class BoxEvidence:
     card_ids: np.ndarray  # (N, K) the classifiers' likeliest cards (CARD_CODES indices), best first
     probabilities: np.ndarray  # (N, K) their combined card probabilities
     rejected: np.ndarray  # (N,) the probability the surest-rejecting classifier gives "not a card"
+    # (N,) a card another classifier reads first where it differs from the combined first card, else -1
+    dissent: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,6 +81,8 @@ def decide_boxes(
     4. **The second way in** (photo mode): a box proposed from ``sure_proposal_conf`` (below
        ``proposal_conf``) that the classifiers read as one card with at least ``sure_classifier`` is
        kept too, its confidence raised to the settings' ``conf``, with the reason ``weak_box``.
+    5. **Classifiers that disagree** (``flag_disagreement``): a kept box that one classifier reads as
+       another card than the combined reading gets the reason ``classifiers_disagree``, naming both.
 
     >>> evidence = BoxEvidence(np.array([0.9, 0.1, 0.9]), np.array([[0], [1], [2]]),
     ...                        np.array([[0.9], [0.99], [0.8]]), np.array([0.0, 0.0, 0.5]))
@@ -124,26 +128,46 @@ def decide_boxes(
             reasons[i].append(
                 Reason("weak_box", f"its corner index was barely found ({scores[i]:.0%}), though read clearly")
             )
+    # 5. classifiers that disagree
+    if settings.flag_disagreement and evidence.dissent is not None:
+        for i in np.flatnonzero(keep & (evidence.dissent >= 0)):
+            first, other = CARD_CODES[int(evidence.card_ids[i, 0])], CARD_CODES[int(evidence.dissent[i])]
+            reasons[i].append(
+                Reason(
+                    "classifiers_disagree",
+                    f"one classifier reads it as {card_label(other)}, the others as {card_label(first)}",
+                    (first, other),
+                )
+            )
     review = np.empty(count, dtype=object)
     review[:] = [tuple(r) for r in reasons]
     return BoxDecision(keep=keep, confidence=confidence, review=review)
 
 
-def calibrated_confidence(raw: float, places: int, calibration: Sequence[float]) -> float:
-    """The estimated chance that a card is right, from its raw confidence (the corners' noisy-or) and
-    how many places showed it: ``sigmoid(a + b * logit(raw) + c * (places >= 2))`` with
-    ``calibration`` = (a, b, c) fitted on rendered held-out scenes (``vision.evaluation.calibration``);
-    empty: the raw confidence.
+def calibrated_confidence(
+    raw: float, places: int, calibration: Sequence[float], has_reason: bool = False, curve: Sequence[float] = ()
+) -> float:
+    """The estimated chance that a card is right, from its raw confidence (the corners' noisy-or), how
+    many places showed it and whether an earlier step gave it a reason to check it:
+    ``sigmoid(a + b * logit(raw) + c * (places >= 2) + d * has_reason)`` with ``calibration`` =
+    (a, b, c, d) fitted on rendered held-out scenes (``vision.evaluation.calibration``); empty: the raw
+    confidence. ``curve`` (x1, y1, x2, y2, ...): a monotone map of that logistic's output onto the share of
+    cards right (isotonic, fitted with it), interpolated between its points.
 
-    >>> calibrated_confidence(0.8, 1, ()), round(calibrated_confidence(0.8, 2, (0.0, 1.0, 1.0)), 3)
+    >>> calibrated_confidence(0.8, 1, ()), round(calibrated_confidence(0.8, 2, (0.0, 1.0, 1.0, -1.0)), 3)
     (0.8, 0.916)
+    >>> round(calibrated_confidence(0.8, 1, (0.0, 1.0, 0.0, 0.0), curve=(0.5, 0.4, 0.9, 0.8)), 6)
+    0.7
     """
     if not calibration:
         return float(raw)
-    a, b, c = calibration
+    a, b, c, d = calibration
     clipped = min(max(raw, 1e-6), 1 - 1e-6)
-    z = a + b * math.log(clipped / (1 - clipped)) + c * (places >= 2)
-    return 1.0 / (1.0 + math.exp(-z))
+    z = a + b * math.log(clipped / (1 - clipped)) + c * (places >= 2) + d * has_reason
+    logistic = 1.0 / (1.0 + math.exp(-z))
+    if not curve:
+        return logistic
+    return float(np.interp(logistic, curve[0::2], curve[1::2]))
 
 
 def final_review(cards: Sequence[CardReading], settings: DecisionSettings) -> tuple[CardReading, ...]:
@@ -152,7 +176,9 @@ def final_review(cards: Sequence[CardReading], settings: DecisionSettings) -> tu
     checked = []
     for card in cards:
         places = max(1, len(card.boxes))
-        confidence = calibrated_confidence(card.confidence, places, settings.calibration)
+        confidence = calibrated_confidence(
+            card.confidence, places, settings.calibration, bool(card.review), settings.calibration_curve
+        )
         card = replace(card, confidence=confidence)
         if confidence < settings.review_below:
             card = card.with_review(Reason("low_confidence", f"read {confidence:.0%} sure"))

@@ -251,9 +251,9 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            card_ids, probabilities, rejected = self._read_crops(*self._crops(pixels, xyxy), rotations)
+            card_ids, probabilities, rejected, dissent = self._read_crops(*self._crops(pixels, xyxy), rotations)
         decided = decide_boxes(
-            BoxEvidence(scores, card_ids, probabilities, rejected),
+            BoxEvidence(scores, card_ids, probabilities, rejected, dissent),
             decision,
             mode,
             proposal_conf=proposal_conf,
@@ -410,7 +410,8 @@ class CardIndexDetector:
             )
         with self._lock:
             use_all_cores()
-            return self._read_crops(crops, isolated, rotations)
+            card_ids, probabilities, rejected, _ = self._read_crops(crops, isolated, rotations)
+            return card_ids, probabilities, rejected
 
     @property
     def classifier_imgsz(self) -> int:
@@ -428,11 +429,13 @@ class CardIndexDetector:
 
     def _read_crops(
         self, crops: list[np.ndarray], isolated: list[np.ndarray] | None, rotations: int | None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each crop's ranked card ids and card probabilities (before the "not a card" gate), and the
-        probability the surest-rejecting classifier gives "not a card" (the decision stage gates on it)."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Each crop's ranked card ids and card probabilities (before the "not a card" gate), the
+        probability the surest-rejecting classifier gives "not a card" (the decision stage gates on it),
+        and the card another classifier reads first where it differs from the combined reading (else -1)."""
         if len(crops) == 0:
-            return np.zeros((0, 1 + RUNNER_UPS), dtype=np.int64), np.zeros((0, 1 + RUNNER_UPS)), np.zeros(0)
+            empty = np.zeros((0, 1 + RUNNER_UPS))
+            return empty.astype(np.int64), empty, np.zeros(0), np.zeros(0, dtype=np.int64)
         rotations = rotations or self.settings.classifiers.rotations
         probabilities = classify_crops(
             self._classifier, isolated if isolated is not None else crops, self.settings.classifiers.channels, rotations
@@ -441,6 +444,7 @@ class CardIndexDetector:
         rejected = not_a_card_probability(probabilities, to_card)
         cards = probabilities[:, to_card != NOT_A_CARD]
         to_card = to_card[to_card != NOT_A_CARD]
+        firsts = [to_card[np.argmax(cards, axis=1)]]  # each classifier's own first card
         if self._partners:
             readings = [
                 (classify_crops(partner, crops, self.settings.classifiers.channels, rotations), partner_ids)
@@ -449,6 +453,8 @@ class CardIndexDetector:
             for partner, partner_ids in readings:
                 # a partner that can say "not a card" too: any classifier's "no" counts
                 rejected = np.maximum(rejected, not_a_card_probability(partner, partner_ids))
+                own = partner[:, partner_ids != NOT_A_CARD]
+                firsts.append(partner_ids[partner_ids != NOT_A_CARD][np.argmax(own, axis=1)])
             cards = combine_card_readings(cards, to_card, readings, self.settings.classifiers.mix)
         if self.settings.decision.reject_gate > 0:
             cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
@@ -456,7 +462,11 @@ class CardIndexDetector:
             cards = cards * (1.0 - rejected)[:, None]
         # (no gate, one classifier: a card's probability is already what the crop is not rejected by)
         ranked = np.argsort(-cards, axis=1)[:, : 1 + RUNNER_UPS]
-        return to_card[ranked], np.take_along_axis(cards, ranked, axis=1), rejected
+        card_ids = to_card[ranked]
+        dissent = np.full(len(crops), -1, dtype=np.int64)
+        for first in firsts:
+            dissent = np.where((dissent < 0) & (first != card_ids[:, 0]), first, dissent)
+        return card_ids, np.take_along_axis(cards, ranked, axis=1), rejected, dissent
 
     @property
     def rejects(self) -> bool:

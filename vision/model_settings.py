@@ -89,9 +89,13 @@ class DecisionSettings:
     # card" gate only from doubted_reject_gate; between the two gates it is kept, flagged. 0: off
     doubted_proposal_conf: float = 0.0
     doubted_reject_gate: float = 1.0
-    # the calibration of a card's confidence, (a, b, c) of ``vision.decision.calibrated_confidence``,
+    # the calibration of a card's confidence, (a, b, c, d) of ``vision.decision.calibrated_confidence``,
     # fitted on rendered held-out scenes (``ginscore calibrate``); empty: the raw confidence
     calibration: tuple[float, ...] = ()
+    # ... then this monotone curve over the logistic's output: (x1, y1, x2, y2, ...), interpolated; empty: none
+    calibration_curve: tuple[float, ...] = ()
+    # a card that one crop classifier reads as another card than the combined reading is flagged
+    flag_disagreement: bool = False
 
 
 @dataclass(frozen=True)
@@ -260,12 +264,17 @@ def _checked(where: str, value: Any, kind: Any) -> Any:
         numbers = isinstance(value, list) and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
         )
-        if not numbers or len(value) not in (0, 3):
-            raise ModelError(f"{where} must be a list of three numbers (or empty), not {value!r}")
+        wanted = "an even number of" if where.endswith("_curve") else "four"
+        if not numbers or (len(value) % 2 if where.endswith("_curve") else len(value) not in (0, 4)):
+            raise ModelError(f"{where} must be a list of {wanted} numbers (or empty), not {value!r}")
         return [float(v) for v in value]
     if typing.get_origin(kind) is tuple:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ModelError(f"{where} must be a list of file names, not {value!r}")
+        return value
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ModelError(f"{where} must be true or false, not {value!r}")
         return value
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -304,8 +313,9 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
             else:
                 values["main"] = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
             values["partners"] = tuple(_named_file(folder, v, where) for v in values.get("partners", []))
-        if name == "decision" and "calibration" in values:
-            values["calibration"] = tuple(values["calibration"])
+        for key in ("calibration", "calibration_curve"):
+            if name == "decision" and key in values:
+                values[key] = tuple(values[key])
         sections[name] = kind(**values)
     return ModelSettings(**sections, updated=document.get("updated", ""))
 

@@ -24,6 +24,7 @@ REASON_KINDS = {
     "not_a_card": "a classifier says the box may show no card index (a doubted card)",
     "weak_box": "the detector barely found the index; the classifiers read it surely (the second way in)",
     "corners_disagree": "the two corners of one card read as two cards",
+    "classifiers_disagree": "one crop classifier reads the index as another card than the others",
     "more_corners": "read at more places than a card has corners: a neighbour may be misread as it",
     "seen_twice": "one card seen in places that cannot be one card",
     "hand_count": "a spread holds more cards than a showdown hand",

@@ -121,7 +121,8 @@ def photo_view(
             "confidence": card.confidence,
             "flagged": bool(reasons),
             "why": "; ".join(reasons),
-            "reasons": reasons,
+            # shown under the card's "N% sure", which already says what a low confidence would
+            "reasons": [reason.text for reason in card.review if reason.kind != "low_confidence"],
             "percent": round(card.confidence * 100),
             "runner_ups": [c for c in card.runner_ups if c != code],
             "player": player,

@@ -40,7 +40,7 @@ def test_same_code_far_apart_is_reported_not_dropped():
     merged = merge_corners(detections(rows))
     assert [card.card for card in merged.cards] == ["Qh"]
     assert len(merged.cards[0].boxes) == 2, "the surer place (two corners) is the card"
-    assert len(merged.conflicts) == 1 and merged.conflicts[0].startswith("Qh seen in 2 places")
+    assert len(merged.conflicts) == 1 and merged.conflicts[0].startswith("Q♥ seen in 2 places")
     assert [extra.boxes for extra in merged.extra_readings] == [(corner_boxes(900, 700, False)[0],)]
 
 
@@ -114,7 +114,10 @@ def test_reading_json_has_cards_hands_and_conflicts():
     data = reading_from_detections(detections(rows), (1000, 1000)).to_json()
     assert {c["card"] for c in data["cards"]} == set(TOP + BOTTOM)
     assert all(len(c["boxes"]) >= 1 and 0 < c["confidence"] <= 1 for c in data["cards"])
-    assert len(data["hands"]) == 2 and data["conflicts"] and data["conflicts"][0].startswith("As")
+    assert len(data["hands"]) == 2 and data["conflicts"] and data["conflicts"][0].startswith("A♠ seen in 2 places")
+    (ace,) = [c for c in data["cards"] if c["card"] == "As"]
+    assert [r["kind"] for r in ace["review"]] == ["seen_twice"] and ace["review"][0]["cards"] == ["As"]
+    assert all(c["review"] == [] for c in data["cards"] if c["card"] != "As"), "the other cards are sure"
 
 
 def test_detections_refuse_mismatched_arrays_and_bad_class_ids():
@@ -222,7 +225,7 @@ def test_two_corners_of_one_card_that_disagree_are_one_card_with_a_conflict():
     assert [card.card for card in merged.cards] == ["Ts"], "one card, the surer corner's reading"
     assert len(merged.cards[0].boxes) == 2
     assert merged.cards[0].to_check, "a card whose corners disagree is flagged for review"
-    assert len(merged.conflicts) == 1 and "Ts or Tc" in merged.conflicts[0]
+    assert len(merged.conflicts) == 1 and "its two corners read 10♠ and 10♣" in merged.conflicts[0]
 
 
 def test_corners_of_different_cards_in_a_row_stay_two_cards():
@@ -290,7 +293,7 @@ def test_a_neighbour_misread_without_an_unread_runner_up_is_a_conflict_not_a_sec
         Detections.concatenate([_read_as("Jd", jack, 0.95, "Qd", 0.01), _read_as("Jd", king, 0.6, "Kd", 0.02)])
     )
     assert [card.card for card in merged.cards] == ["Jd"] and merged.cards[0].boxes == (jack,)
-    assert len(merged.conflicts) == 1 and merged.conflicts[0].startswith("Jd seen in 2 places")
+    assert len(merged.conflicts) == 1 and merged.conflicts[0].startswith("J♦ seen in 2 places")
 
 
 @pytest.mark.parametrize(

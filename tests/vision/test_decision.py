@@ -119,8 +119,20 @@ def test_the_decision_stage_keeps_drops_and_flags_by_one_ordered_set_of_rules():
 
 
 def test_the_calibration_maps_the_raw_confidence_and_is_monotone():
-    calibration = (0.3, 1.4, 0.5)
+    calibration = (0.3, 1.4, 0.5, -1.0)
     values = [calibrated_confidence(raw, 1, calibration) for raw in (0.1, 0.3, 0.5, 0.7, 0.9)]
     assert values == sorted(values) and all(0 < v < 1 for v in values)
     assert calibrated_confidence(0.7, 2, calibration) > calibrated_confidence(0.7, 1, calibration)
+    assert calibrated_confidence(0.7, 1, calibration, has_reason=True) < calibrated_confidence(0.7, 1, calibration)
     assert calibrated_confidence(0.7, 1, ()) == 0.7
+
+
+def test_classifiers_that_disagree_give_a_reason_naming_both_cards_when_model_json_asks():
+    evidence = BoxEvidence(
+        np.array([0.9, 0.9]), np.array([[0], [1]]), np.array([[0.9], [0.9]]), np.zeros(2), dissent=np.array([-1, 14])
+    )
+    off = decide_boxes(evidence, DecisionSettings(), PHOTO, proposal_conf=0.2)
+    assert [list(r) for r in off.review] == [[], []]
+    on = decide_boxes(evidence, DecisionSettings(flag_disagreement=True), FRAME, proposal_conf=0.2)
+    assert on.review[0] == () and on.review[1][0].kind == "classifiers_disagree"
+    assert on.review[1][0].cards == ("2s", "2h") and "as 2♥, the others as 2♠" in on.review[1][0].text

@@ -1,4 +1,5 @@
-"""``ginscore eval``: measure the reader on a labelled folder (see web/cli.py for the other commands)."""
+"""``ginscore eval`` (measure the reader on a labelled folder) and ``ginscore calibrate`` (see web/cli.py for
+the other commands)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from pathlib import Path
 
 from vision.cli import add_model_options, check_model_options
 from vision.detector import load_detector
-from vision.evaluation import evaluate
+from vision.evaluation import calibration, evaluate
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    """Register ``ginscore eval``."""
+    """Register ``ginscore eval`` and ``ginscore calibrate``."""
+    calibration.add_commands(commands)
     evaluate = commands.add_parser(
         "eval",
         help="measure the recogniser on labelled photos",
@@ -78,6 +80,8 @@ def run_eval(args: argparse.Namespace) -> int:
             args.folder, detector=detector, imgsz=args.imgsz, conf=args.conf, save_annotated=args.save_annotated
         )
         print(json.dumps(result, indent=1) if args.json else evaluate.format_rank_report(result))
+        if not args.json:
+            print(reliability_of(result))
         return 0
     evaluate.check_eval_folder(args.folder)
     result = evaluate.evaluate_folder(
@@ -96,7 +100,15 @@ def run_eval(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=1))
     else:
         print(evaluate.format_report(result))
+        print(reliability_of(result))
         if "scale_curve" in result:
             print("scale curve (the product's reading of each variant):")
             print(evaluate.format_scale_curve(result["scale_curve"]))
     return 0
+
+
+def reliability_of(result: dict) -> str:
+    """The reliability table of every card an evaluation read (its confidence bins against the share right)."""
+    checks = [check for photo in result["photos"] for check in photo["card_checks"]]
+    rows = calibration.reliability_table([c for c, _, _ in checks], [ok for _, ok, _ in checks])
+    return "reliability (the cards' confidence against the share read right):\n" + calibration.format_reliability(rows)
