@@ -6,7 +6,19 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 
 from . import scoring, store
 from .chart import running_totals_svg
@@ -82,7 +94,26 @@ def sheet(game_id: int):
         camera_on=bool(current_camera_source()),
         photos=store.kept_photo_ids(game_id),
         undone=undone_hand(game_id, len(sheet.rows)),
+        version=store.sheet_version(game_id),
     )
+
+
+@bp.route("/games/<int:game_id>/version")
+def sheet_version(game_id: int):
+    """What every open sheet polls (``static/app.js``) to follow the game: ``{"version"}`` with the same
+    value as ETag, and 304 Not Modified when the phone already has it (a conditional poll: one short
+    request that frees its server thread at once, so 20 phones and 8 server threads get along, where a
+    stream per phone would hold a thread each)."""
+    version = store.sheet_version(game_id)
+    if version is None:
+        abort(404)
+    if version in request.if_none_match:
+        response = Response(status=304)
+    else:
+        response = jsonify(version=version)
+    response.set_etag(version)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 UNDONE_KEY = "undone_hand"

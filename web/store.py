@@ -9,6 +9,7 @@ are already the engine's ``Rules`` (parsed from the stored JSON here, once), a h
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -179,6 +180,25 @@ def get_game(game_id: int) -> GameRecord | None:
         return None
     row = get_db().execute("SELECT * FROM game WHERE id = ?", (game_id,)).fetchone()
     return GameRecord.from_row(row) if row is not None else None
+
+
+def sheet_version(game_id: int) -> str | None:
+    """A digest of everything a game's sheet shows (the game, its hands, a rematch of it): it changes with
+    every saved hand, undo, restore, edit, void hand, game over and rematch. None: no such game."""
+    db = get_db()
+    game = db.execute(
+        "SELECT player0, player1, rules_json, target, first_dealer, finished FROM game WHERE id = ?", (game_id,)
+    ).fetchone()
+    if game is None:
+        return None
+    hands = db.execute(
+        "SELECT id, position, entry, knocker, cards0, cards1, upcard, deadwood0, deadwood1, gin FROM hand "
+        "WHERE game_id = ? ORDER BY position",
+        (game_id,),
+    ).fetchall()
+    rematch = db.execute("SELECT MAX(id) FROM game WHERE rematch_of = ?", (game_id,)).fetchone()
+    state = json.dumps([list(game), [list(hand) for hand in hands], rematch[0]], default=str)
+    return hashlib.sha1(state.encode()).hexdigest()[:16]
 
 
 def list_games() -> list[GameRecord]:

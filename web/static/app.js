@@ -410,4 +410,37 @@
     };
     poll(); setInterval(poll, 700);
   }
+
+  // A live sheet: every open sheet asks every 1.5 s whether the game changed (a conditional request: the
+  // server answers 304 while nothing did). When it did, the page shows the new sheet at once, unless this
+  // phone is in the middle of something (a photo uploading, a form being filled in): then it says so and
+  // waits for a tap. A phone that slept asks as soon as it wakes.
+  var liveSheet = document.getElementById("live-sheet");
+  if (liveSheet) {
+    var version = liveSheet.dataset.version, changed = document.getElementById("sheet-changed");
+    var busy = function () {
+      var progress = document.getElementById("upload-progress"), active = document.activeElement;
+      var open = document.querySelector("details[open]");
+      return (progress && !progress.hidden) || !!open ||
+        (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "file");
+    };
+    var timer = null;
+    var check = function () {
+      clearTimeout(timer);
+      if (document.hidden) return;
+      fetch(liveSheet.dataset.versionUrl, { cache: "no-store", headers: { "If-None-Match": '"' + version + '"' } })
+        .then(function (r) { return r.status === 200 ? r.json() : null; })
+        .then(function (state) {
+          if (state && state.version !== version) {
+            if (busy()) { changed.hidden = false; version = state.version; }
+            else { window.location.reload(); return; }
+          }
+          timer = setTimeout(check, 1500);
+        })
+        .catch(function () { timer = setTimeout(check, 5000); });
+    };
+    document.getElementById("sheet-refresh").addEventListener("click", function () { window.location.reload(); });
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) check(); });
+    timer = setTimeout(check, 1500);
+  }
 })();
