@@ -190,6 +190,7 @@ def render_review(
         needs_upcard=scoring.needs_upcard(rules),
         card_codes=scoring.CARD_CODES,
         low_cards=view["low_cards"] if view is not None else [],
+        version=store.sheet_version(game.id),
     ), status
 
 

@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 from servers import Server
+from sheet_helpers import insert_pending_photo, real_val_showdown
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
@@ -102,3 +103,18 @@ def test_the_version_answers_304_while_nothing_changed(server):
     api(server, "POST", f"/api/games/{game_id}/hands", {"void": True})
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert json.load(answer)["version"] != version, "a void hand changes the version"
+
+
+def test_the_review_page_says_a_hand_was_saved_elsewhere_and_keeps_what_the_user_did(server, browser):
+    game_id = api(server, "POST", "/api/games", {"players": ["Ann", "Bob"], "target": 100})["id"]
+    jpeg, reading = real_val_showdown()
+    photo_id = insert_pending_photo(str(server.db), game_id, jpeg, reading)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/games/{game_id}/review/{photo_id}")
+    page.check('input[name="knocker"][value="0"]')  # what the user has done so far on this page
+    api(server, "POST", f"/api/games/{game_id}/hands", {"knocker": 1, "deadwood": [20, 5]})  # another phone
+    page.wait_for_selector("#sheet-changed:not([hidden])", timeout=3000)
+    assert "saved on another phone" in (page.text_content("#sheet-changed") or "")
+    assert page.is_checked('input[name="knocker"][value="0"]'), "the review page was not reloaded"
+    context.close()

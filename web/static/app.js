@@ -432,14 +432,16 @@
         .then(function (r) { return r.status === 200 ? r.json() : null; })
         .then(function (state) {
           if (state && state.version !== version) {
-            if (busy()) { changed.hidden = false; version = state.version; }
+            // the review page never reloads itself (the corrections would be lost): it says so
+            if (busy() || "stay" in liveSheet.dataset) { changed.hidden = false; version = state.version; }
             else { window.location.reload(); return; }
           }
           timer = setTimeout(check, 1500);
         })
         .catch(function () { timer = setTimeout(check, 5000); });
     };
-    document.getElementById("sheet-refresh").addEventListener("click", function () { window.location.reload(); });
+    var refresh = document.getElementById("sheet-refresh");
+    if (refresh) refresh.addEventListener("click", function () { window.location.reload(); });
     document.addEventListener("visibilitychange", function () { if (!document.hidden) check(); });
     timer = setTimeout(check, 1500);
   }
