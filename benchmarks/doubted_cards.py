@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -50,11 +51,14 @@ def main() -> int:
     if with_doubt.decision.doubted_proposal_conf <= 0:
         print("model.json sets no doubted cards (doubted_proposal_conf); nothing to compare", file=sys.stderr)
         return 2
-    settings = {"without": with_doubt.replace(decision={"doubted_proposal_conf": 0.0}), "with": with_doubt}
+    readers = {
+        "without": detector.deciding_by(replace(with_doubt.decision, doubted_proposal_conf=0.0)),
+        "with": detector,
+    }
     for folder in args.folders:
         codes = label_codes(folder)
         totals = {
-            name: {"right": 0, "wrong": 0, "wrong_flagged": 0, "exact": 0, "right_flagged": 0} for name in settings
+            name: {"right": 0, "wrong": 0, "wrong_flagged": 0, "exact": 0, "right_flagged": 0} for name in readers
         }
         labelled = scenes = 0
         for image_path in sorted(folder.glob("images/*/*.jpg")):
@@ -64,9 +68,8 @@ def main() -> int:
             wanted = set(read_yolo_labels(label_path, codes, (width, height)).codes)
             labelled += len(wanted)
             scenes += 1
-            for name, chosen in settings.items():
-                detector.settings = chosen
-                cards = read_photo(image, detector=detector).cards
+            for name, reader in readers.items():
+                cards = read_photo(image, detector=reader).cards
                 tally = totals[name]
                 read = {card.card for card in cards}
                 tally["right"] += len(read & wanted)
@@ -74,7 +77,6 @@ def main() -> int:
                 tally["wrong_flagged"] += sum(c.to_check for c in cards if c.card not in wanted)
                 tally["right_flagged"] += sum(c.to_check for c in cards if c.card in wanted)
                 tally["exact"] += read == wanted
-        detector.settings = with_doubt
         for name, tally in totals.items():
             print(
                 f"{folder.name}: {scenes} scenes, {labelled} cards; {name} doubted cards: right {tally['right']}, "

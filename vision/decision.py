@@ -80,7 +80,7 @@ def decide_boxes(
        (default: the settings' ``conf``).
     4. **The second way in** (photo mode): a box proposed from ``sure_proposal_conf`` (below
        ``proposal_conf``) that the classifiers read as one card with at least ``sure_classifier`` is
-       kept too, its confidence raised to the settings' ``conf``, with the reason ``weak_box``.
+       kept too (from ``conf``), its confidence raised to the settings' ``conf``, with the reason ``weak_box``.
     5. **Classifiers that disagree** (``flag_disagreement``): a kept box that one classifier reads as
        another card than the combined reading gets the reason ``classifiers_disagree``, naming both.
 
@@ -121,8 +121,10 @@ def decide_boxes(
     # 4. the second way in (photos only)
     if photo and settings.sure_proposal_conf > 0:
         extra = ~keep & (scores >= settings.sure_proposal_conf) & (probabilities[:, 0] >= settings.sure_classifier)
-        # kept as surely as model.json's conf keeps a card, whatever lower conf the caller reads down to
+        # raised to model.json's conf (whatever lower conf the caller reads down to), then kept by the
+        # caller's conf like any reading
         confidence[extra, 0] = np.maximum(confidence[extra, 0], settings.conf)
+        extra &= confidence[:, 0] >= conf
         keep |= extra
         for i in np.flatnonzero(extra):
             reasons[i].append(
@@ -145,11 +147,11 @@ def decide_boxes(
 
 
 def calibrated_confidence(
-    raw: float, places: int, calibration: Sequence[float], has_reason: bool = False, curve: Sequence[float] = ()
+    raw: float, boxes: int, calibration: Sequence[float], has_reason: bool = False, curve: Sequence[float] = ()
 ) -> float:
     """The estimated chance that a card is right, from its raw confidence (the corners' noisy-or), how
-    many places showed it and whether an earlier step gave it a reason to check it:
-    ``sigmoid(a + b * logit(raw) + c * (places >= 2) + d * has_reason)`` with ``calibration`` =
+    many corner boxes showed it and whether an earlier step gave it a reason to check it:
+    ``sigmoid(a + b * logit(raw) + c * (boxes >= 2) + d * has_reason)`` with ``calibration`` =
     (a, b, c, d) fitted on rendered held-out scenes (``vision.evaluation.calibration``); empty: the raw
     confidence. ``curve`` (x1, y1, x2, y2, ...): a monotone map of that logistic's output onto the share of
     cards right (isotonic, fitted with it), interpolated between its points.
@@ -163,7 +165,7 @@ def calibrated_confidence(
         return float(raw)
     a, b, c, d = calibration
     clipped = min(max(raw, 1e-6), 1 - 1e-6)
-    z = a + b * math.log(clipped / (1 - clipped)) + c * (places >= 2) + d * has_reason
+    z = a + b * math.log(clipped / (1 - clipped)) + c * (boxes >= 2) + d * has_reason
     logistic = 1.0 / (1.0 + math.exp(-z))
     if not curve:
         return logistic
@@ -175,9 +177,8 @@ def final_review(cards: Sequence[CardReading], settings: DecisionSettings) -> tu
     ``review_below``: the one threshold that makes a card "to check" by its number."""
     checked = []
     for card in cards:
-        places = max(1, len(card.boxes))
         confidence = calibrated_confidence(
-            card.confidence, places, settings.calibration, bool(card.review), settings.calibration_curve
+            card.confidence, len(card.boxes), settings.calibration, bool(card.review), settings.calibration_curve
         )
         card = replace(card, confidence=confidence)
         if confidence < settings.review_below:

@@ -23,6 +23,7 @@ turns that off.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import sys
 import threading
@@ -37,7 +38,7 @@ from engine.cards import CARD_CODES
 from vision.crops import CROP_SIZE, crop_index
 from vision.decision import FRAME, PHOTO, BoxEvidence, ReadingMode, check_mode, decide_boxes
 from vision.detections import Detections, box_iou, canonical_code
-from vision.model_settings import CLASSIFIER_FILE, ModelError, ModelSettings, read_model_settings
+from vision.model_settings import CLASSIFIER_FILE, DecisionSettings, ModelError, ModelSettings, read_model_settings
 from vision.paths import ultralytics_settings_dir
 
 if TYPE_CHECKING:
@@ -204,6 +205,13 @@ class CardIndexDetector:
             self._detector_card_ids: list[int] = []
         else:
             self._detector_card_ids = _card_ids_of(names, settings.detector.weights)
+
+    def deciding_by(self, decision: DecisionSettings) -> CardIndexDetector:
+        """The same loaded models (shared, not loaded again) deciding by other ``decision`` settings:
+        what a measurement compares (``ginscore calibrate``, ``benchmarks/doubted_cards.py``)."""
+        other = copy.copy(self)
+        other.settings = replace(self.settings, decision=decision)
+        return other
 
     @property
     def layout(self) -> str:

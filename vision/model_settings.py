@@ -28,6 +28,7 @@ import os
 import time
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,9 +92,13 @@ class DecisionSettings:
     doubted_reject_gate: float = 1.0
     # the calibration of a card's confidence, (a, b, c, d) of ``vision.decision.calibrated_confidence``,
     # fitted on rendered held-out scenes (``ginscore calibrate``); empty: the raw confidence
-    calibration: tuple[float, ...] = ()
+    calibration: tuple[float, ...] = field(
+        default=(), metadata={"length_fits": lambda n: n in (0, 4), "length_words": "four numbers (or none)"}
+    )
     # ... then this monotone curve over the logistic's output: (x1, y1, x2, y2, ...), interpolated; empty: none
-    calibration_curve: tuple[float, ...] = ()
+    calibration_curve: tuple[float, ...] = field(
+        default=(), metadata={"length_fits": lambda n: n % 2 == 0, "length_words": "an even number of numbers"}
+    )
     # a card that one crop classifier reads as another card than the combined reading is flagged
     flag_disagreement: bool = False
 
@@ -215,7 +220,9 @@ def validated_document(document: dict[str, Any], where: str = MODEL_SETTINGS_FIL
         for name, item in value.items():
             if name not in known:
                 raise ModelError(f"{where}: unknown key {key}.{name}{_did_you_mean(name, known)}")
-            section[name] = _checked(f"{where}: {key}.{name}", item, _field_type(SECTIONS[key], name))
+            section[name] = _checked(
+                f"{where}: {key}.{name}", item, _field_type(SECTIONS[key], name), known[name].metadata
+            )
         nested[key] = section
     return nested
 
@@ -247,8 +254,9 @@ def _field_type(section: type, name: str) -> Any:
     return typing.get_type_hints(section)[name]
 
 
-def _checked(where: str, value: Any, kind: Any) -> Any:
-    """A JSON value checked against a field's type (file names stay text here)."""
+def _checked(where: str, value: Any, kind: Any, metadata: Mapping[str, Any]) -> Any:
+    """A JSON value checked against a field's type, and a list's length against the field's
+    ``length_fits`` (file names stay text here, and lists stay lists, as JSON has them)."""
     optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
     if value is None:
         if optional:
@@ -264,9 +272,8 @@ def _checked(where: str, value: Any, kind: Any) -> Any:
         numbers = isinstance(value, list) and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
         )
-        wanted = "an even number of" if where.endswith("_curve") else "four"
-        if not numbers or (len(value) % 2 if where.endswith("_curve") else len(value) not in (0, 4)):
-            raise ModelError(f"{where} must be a list of {wanted} numbers (or empty), not {value!r}")
+        if not numbers or not metadata["length_fits"](len(value)):
+            raise ModelError(f"{where} must be a list of {metadata['length_words']}, not {value!r}")
         return [float(v) for v in value]
     if typing.get_origin(kind) is tuple:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
@@ -312,10 +319,10 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
                 values["main"] = _named_file(folder, values["main"], where)
             else:
                 values["main"] = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
-            values["partners"] = tuple(_named_file(folder, v, where) for v in values.get("partners", []))
-        for key in ("calibration", "calibration_curve"):
-            if name == "decision" and key in values:
-                values[key] = tuple(values[key])
+            values["partners"] = [_named_file(folder, v, where) for v in values.get("partners", [])]
+        for setting in dataclasses.fields(kind):  # the settings hold tuples where the file has lists
+            if setting.name in values and typing.get_origin(_field_type(kind, setting.name)) is tuple:
+                values[setting.name] = tuple(values[setting.name])
         sections[name] = kind(**values)
     return ModelSettings(**sections, updated=document.get("updated", ""))
 

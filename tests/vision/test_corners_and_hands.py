@@ -151,7 +151,18 @@ def test_box_iou():
 
 
 @pytest.mark.parametrize(
-    "module_name", ["vision.detections", "vision.cards", "vision.cli", "vision.detector", "vision.crops"]
+    "module_name",
+    [
+        "vision.detections",
+        "vision.cards",
+        "vision.cli",
+        "vision.detector",
+        "vision.crops",
+        "vision.decision",
+        "vision.reading",
+        "vision.model_settings",
+        "vision.evaluation.calibration",
+    ],
 )
 def test_docstring_examples_hold(module_name):
     import doctest

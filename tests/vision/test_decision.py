@@ -118,6 +118,18 @@ def test_the_decision_stage_keeps_drops_and_flags_by_one_ordered_set_of_rules():
         check_mode("webcam")
 
 
+def test_a_card_of_the_second_way_in_is_kept_only_from_the_callers_conf():
+    """Its confidence is raised to model.json's conf; a caller reading from a higher conf does not keep it."""
+    evidence = BoxEvidence(np.array([0.1]), np.array([[0]]), np.array([[0.99]]), np.zeros(1))
+    settings = DecisionSettings(detector_weight=0.5, conf=0.25, sure_proposal_conf=0.05, sure_classifier=0.97)
+    assert decide_boxes(evidence, settings, PHOTO, proposal_conf=0.2).keep.tolist() == [True]
+    assert decide_boxes(evidence, settings, PHOTO, proposal_conf=0.2, conf=0.5).keep.tolist() == [False]
+    low = decide_boxes(evidence, settings, PHOTO, proposal_conf=0.2, conf=0.01)
+    assert low.keep.tolist() == [True] and low.confidence[0, 0] == pytest.approx(
+        0.25 if 0.1**0.5 * 0.99 < 0.25 else 0.1**0.5 * 0.99
+    )
+
+
 def test_the_calibration_maps_the_raw_confidence_and_is_monotone():
     calibration = (0.3, 1.4, 0.5, -1.0)
     values = [calibrated_confidence(raw, 1, calibration) for raw in (0.1, 0.3, 0.5, 0.7, 0.9)]

@@ -67,7 +67,11 @@ def test_an_unknown_key_is_refused_naming_the_closest_one(models):
         ({"classifiers": {"partners": "a.pt"}}, "classifiers.partners must be a list of file names"),
         ({"detector": {"weights": None}}, "detector.weights may not be null"),
         ({"decision": 0.5}, "decision must be an object of settings"),
-        ({"decision": {"calibration": [0.1, 1.0]}}, "decision.calibration must be a list of four numbers"),
+        (
+            {"decision": {"calibration": [0.1, 1.0]}},
+            "decision.calibration must be a list of four numbers \\(or none\\)",
+        ),
+        ({"decision": {"calibration_curve": [0.1, 0.2, 0.3]}}, "calibration_curve must be a list of an even number"),
         ({"decision": {"flag_disagreement": 1}}, "decision.flag_disagreement must be true or false"),
         ([1, 2], "expected a JSON object"),
     ],

@@ -6,7 +6,7 @@ Each folder is a dataset written by ``ginscore synth`` (``images/*/*.jpg``, YOLO
 rendered with decks and surfaces the models never trained on (``models/MODEL_CARD.md`` names them). Every
 scene is read through the product's path (``vision.recognise.recognise``, photo mode). A card is right
 when the scene holds it. The calibration of
-``vision.decision.calibrated_confidence``, ``sigmoid(a + b * logit(raw) + c * (places >= 2) + d * has_reason)``,
+``vision.decision.calibrated_confidence``, ``sigmoid(a + b * logit(raw) + c * (boxes >= 2) + d * has_reason)``,
 is fitted by logistic regression on the ``FIT`` scenes; the
 reliability table (confidence bins against the share of right cards) and the review numbers are printed
 for the ``--check`` scenes, which were not used to fit. ``--write`` records (a, b, c) in model.json's
@@ -31,7 +31,7 @@ from vision.decision import calibrated_confidence
 from vision.detections import canonical_code, read_yolo_labels
 from vision.detector import CardIndexDetector, load_detector
 from vision.model_settings import DecisionSettings, read_settings_document, write_settings_document
-from vision.recognise import reading_from_detections, recognise
+from vision.recognise import recognise
 
 BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0000001)
 STRUCTURAL = ("not_a_card", "weak_box", "corners_disagree", "more_corners", "seen_twice", "classifiers_disagree")
@@ -39,11 +39,11 @@ STRUCTURAL = ("not_a_card", "weak_box", "corners_disagree", "more_corners", "see
 
 @dataclass(frozen=True)
 class CardOutcome:
-    """One card read in a labelled scene: its raw confidence, how many places showed it, whether it is
+    """One card read in a labelled scene: its raw confidence, how many corner boxes showed it, whether it is
     right, and the reasons other than a low confidence that the reader gave it."""
 
     raw: float
-    places: int
+    boxes: int
     right: bool
     reasons: tuple[str, ...]
 
@@ -61,8 +61,11 @@ def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[Ca
     """Every card the product reads in the scenes, with the raw (uncalibrated) confidence."""
     import cv2
 
-    raw_decision = replace(detector.settings.decision, calibration=(), review_below=0.0, flag_disagreement=True)
-    detector = replace_decision(detector, raw_decision)
+    raw = detector.deciding_by(
+        replace(
+            detector.settings.decision, calibration=(), calibration_curve=(), review_below=0.0, flag_disagreement=True
+        )
+    )
     outcomes = []
     for folder in folders:
         codes = scene_label_codes(folder)
@@ -73,12 +76,11 @@ def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[Ca
             height, width = image.shape[:2]
             label_path = folder / "labels" / image_path.parent.name / f"{image_path.stem}.txt"
             wanted = set(read_yolo_labels(label_path, codes, (width, height)).codes)
-            recognition = recognise(image, detector=detector)
-            reading = reading_from_detections(recognition.detections, (width, height), decision=raw_decision)
+            reading = recognise(image, detector=raw).reading
             outcomes += [
                 CardOutcome(
                     card.confidence,
-                    max(1, len(card.boxes)),
+                    len(card.boxes),
                     card.card in wanted,
                     tuple(r.kind for r in card.review if r.kind in STRUCTURAL),
                 )
@@ -87,25 +89,17 @@ def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[Ca
     return outcomes
 
 
-def replace_decision(detector: CardIndexDetector, decision: DecisionSettings) -> CardIndexDetector:
-    """The same loaded models deciding by other settings (no reload, the weights are shared)."""
-    copy = object.__new__(CardIndexDetector)
-    copy.__dict__.update(detector.__dict__)
-    copy.settings = replace(detector.settings, decision=decision)
-    return copy
-
-
 def _features(outcomes: Sequence[CardOutcome], kinds: frozenset[str]) -> np.ndarray:
     raw = np.clip(np.array([o.raw for o in outcomes], dtype=np.float64), 1e-6, 1 - 1e-6)
-    places = np.array([o.places >= 2 for o in outcomes], dtype=np.float64)
+    boxes = np.array([o.boxes >= 2 for o in outcomes], dtype=np.float64)
     reasons = np.array([bool(set(o.reasons) & kinds) for o in outcomes], dtype=np.float64)
-    return np.column_stack([np.ones(len(outcomes)), np.log(raw / (1 - raw)), places, reasons])
+    return np.column_stack([np.ones(len(outcomes)), np.log(raw / (1 - raw)), boxes, reasons])
 
 
 def fit_calibration(
     outcomes: Sequence[CardOutcome], kinds: frozenset[str] = frozenset(STRUCTURAL), ridge: float = 1e-3
 ) -> tuple[float, float, float, float]:
-    """(a, b, c, d) of the logistic regression of "right" on (1, logit(raw), places >= 2, a reason of
+    """(a, b, c, d) of the logistic regression of "right" on (1, logit(raw), boxes >= 2, a reason of
     ``kinds``), by Newton's method with a little ridge (so that a set with no wrong card still gives
     finite numbers).
 
@@ -184,7 +178,7 @@ def fit_curve(scores: Sequence[float], right: Sequence[bool], points: int = 20) 
 def calibrated_of(
     outcomes: Sequence[CardOutcome], calibration: Sequence[float], kinds: frozenset[str], curve: Sequence[float] = ()
 ) -> list[float]:
-    return [calibrated_confidence(o.raw, o.places, calibration, bool(set(o.reasons) & kinds), curve) for o in outcomes]
+    return [calibrated_confidence(o.raw, o.boxes, calibration, bool(set(o.reasons) & kinds), curve) for o in outcomes]
 
 
 def review_numbers(
@@ -239,7 +233,7 @@ def read_or_cached(
     fit_cards, check_cards = read_scenes(args.fit, detector), read_scenes(args.check, detector)
     if args.cache is not None:
         rows = {
-            part: [[o.raw, o.places, o.right, list(o.reasons)] for o in cards]
+            part: [[o.raw, o.boxes, o.right, list(o.reasons)] for o in cards]
             for part, cards in (("fit", fit_cards), ("check", check_cards))
         }
         args.cache.write_text(json.dumps({"key": key, **rows}))

@@ -127,9 +127,11 @@ def read_cards(
     keep = decided.keep
     if not keep.any():
         return []
-    # many settings keep the same readings of a photo: read those into cards once
+    # many settings keep the same readings of a photo: read those into cards once (the card review depends
+    # only on the readings and on the calibration and review_below, which the grid does not vary)
     seen = photo.setdefault("read", {})
-    key = (keep.tobytes(), decided.confidence[keep].tobytes(), tuple(decided.review[keep]), settings)
+    review_key = (settings.calibration, settings.calibration_curve, settings.review_below)
+    key = (keep.tobytes(), decided.confidence[keep].tobytes(), tuple(decided.review[keep]), review_key)
     if key not in seen:
         seen[key] = cards_of(photo, keep, decided.confidence, decided.review, settings)
     return seen[key]
