@@ -17,8 +17,8 @@ class ImageError(ValueError):
     """A photo that cannot be read: the message says what was wrong and what to do."""
 
 
-# Why a card is shown to the user to check. Each kind has one rule that gives it (vision/decision.py and
-# vision/cards.py); the text says it in words, naming cards as people write them.
+# Why a card is shown to the user to check. Each kind has one rule that gives it (vision/decision.py,
+# vision/cards.py and vision/frame_vote.py); the text says it in words, naming cards as people write them.
 REASON_KINDS = {
     "low_confidence": "read less surely than the review threshold",
     "not_a_card": "a classifier says the box may show no card index (a doubted card)",
@@ -28,6 +28,7 @@ REASON_KINDS = {
     "more_corners": "read at more places than a card has corners: a neighbour may be misread as it",
     "seen_twice": "one card seen in places that cannot be one card",
     "hand_count": "a spread holds more cards than a showdown hand",
+    "frames_disagree": "the camera's frames of a still table read the card differently, or not in all of them",
 }
 
 

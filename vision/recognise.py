@@ -1,11 +1,13 @@
 """Photo → ``PhotoReading``: decode, detect the corner indices, merge them into cards, split the hands.
 
 The web app calls ``read_photo`` (an uploaded photo of both spreads), ``read_spread`` (a photo of
-one player's spread) or ``read_frame`` (a webcam frame, read at the smaller webcam size).
+one player's spread), ``read_frame`` (a webcam frame, read at the smaller webcam size) or
+``read_still_table`` (several frames of a still table, each read like a photo, voted card by card).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision.cards import merge_corners
@@ -13,6 +15,7 @@ from vision.decision import FRAME, PHOTO, ReadingMode, final_review, showdown_re
 from vision.decode import DecodedImage, PhotoSource, decode_image
 from vision.detections import Detections
 from vision.detector import CardIndexDetector, load_detector
+from vision.frame_vote import vote_cards
 from vision.hands import HandSplit, one_spread, split_hands
 from vision.model_settings import DecisionSettings
 from vision.reading import PhotoReading
@@ -123,3 +126,31 @@ def read_frame(
         rotations=1,
         mode=FRAME,
     ).reading
+
+
+def still_table_reading(readings: Sequence[PhotoReading]) -> PhotoReading:
+    """One reading of a still showdown from readings of several of its frames (each read like a photo:
+    ``recognise``): one vote per card (``vision.frame_vote``: a card counts when most frames agree, a card
+    they disagree on gets the reason ``frames_disagree``), the voted cards split into the two spreads and
+    checked with the rules of a showdown (``showdown_review``)."""
+    if not readings:
+        raise ValueError("a still table's reading needs at least one frame's")
+    voted = vote_cards(readings)
+    split = split_hands(voted.cards)
+    return showdown_review(
+        PhotoReading(
+            image_size=readings[0].image_size,
+            cards=voted.cards,
+            hands=split.hands,
+            split_axis=split.axis,
+            split_confidence=split.confidence,
+            conflicts=readings[voted.most_agreeing_frame].conflicts + voted.notes,
+        )
+    )
+
+
+def read_still_table(frames: Sequence[PhotoSource], *, detector: CardIndexDetector | None = None) -> PhotoReading:
+    """Read several frames of one still showdown (the camera over the table), each at photo quality (full
+    resolution, every pass ``read_photo`` uses), voted card by card: ``still_table_reading``."""
+    detector = detector or load_detector()
+    return still_table_reading([recognise(frame, detector=detector).reading for frame in frames])

@@ -1,7 +1,7 @@
 """The Flask app factory behind ``web.create_app``.
 
 ``create_app(test_config)`` builds the Flask app (flaskr style): an SQLite file in the instance
-folder by default, blueprints for games, hands, settings, the camera and the JSON API.
+folder by default, blueprints for games, hands, players, settings, the camera and the JSON API.
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import api, camera, db, games, hands, pin, settings, training
+from . import api, camera, db, games, hands, pin, players, settings, training
 from .http_safety import add_security_headers, check_host, error_response
 from .pin_throttle import PinThrottle
 from .retention import delete_stale_photos
 from .scoring import card_label
+from .table_watcher import TableWatcher
 
 MEBIBYTE = 1024 * 1024
 
@@ -46,6 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_IMAGE_PIXELS=40_000_000,  # decompression bombs: refuse bigger images
         PIN=None,  # table PIN: required before any change when set
         CAMERA_SOURCE=None,  # device index, stream URL or video file
+        WATCH_TABLE=False,  # watch the camera for a still showdown (web.table_watcher); serve turns it on
         MODEL_PATH=None,  # detector weights; None = the shipped model
         LAN_URL=None,  # shown with a QR code when serving on the LAN
         ALLOWED_HOSTS=(),  # Host names answered besides localhost and 127.0.0.1
@@ -73,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(camera.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(training.bp)
+    app.register_blueprint(players.bp)
     csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
     app.before_request(check_host)
     app.before_request(pin.require_pin_for_changes)
@@ -114,6 +117,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     with app.app_context():
         delete_stale_photos()
+    if app.config["WATCH_TABLE"]:
+        watcher = app.extensions["table_watcher"] = TableWatcher(app)
+        watcher.start()
     return app
 
 

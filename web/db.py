@@ -73,6 +73,26 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX photo_game ON photo (game_id);
     """,
+    # 3: renames and merges of player names (the Players page), each with the seats it changed, for Undo
+    """
+    CREATE TABLE player_change (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind IN ('rename', 'merge')),
+        old_names_json TEXT NOT NULL,
+        new_name TEXT NOT NULL,
+        token TEXT UNIQUE,
+        created TEXT NOT NULL DEFAULT (datetime('now')),
+        undone TEXT
+    );
+    CREATE TABLE player_change_seat (
+        change_id INTEGER NOT NULL REFERENCES player_change(id) ON DELETE CASCADE,
+        game_id INTEGER NOT NULL REFERENCES game(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+        old_name TEXT NOT NULL,
+        PRIMARY KEY (change_id, game_id, seat)
+    );
+    CREATE INDEX player_change_seat_game ON player_change_seat (game_id);
+    """,
 )
 
 

@@ -23,7 +23,16 @@ from flask import (
 from . import scoring, store
 from .chart import running_totals_svg
 from .db import transaction
-from .services import current_camera_source, load_game_or_404, parse_new_game_form, sheet_for, undo_last_hand
+from .services import (
+    camera_problem,
+    current_camera_source,
+    live_sheet_version,
+    load_game_or_404,
+    parse_new_game_form,
+    sheet_for,
+    undo_last_hand,
+)
+from .spreadsheet import spreadsheet_safe
 
 bp = Blueprint("games", __name__)
 
@@ -44,12 +53,6 @@ def _lan_qr_svg() -> str | None:
     import segno
 
     return segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
-
-
-def spreadsheet_safe(value: object) -> str:
-    """A CSV cell that a spreadsheet will not run as a formula (names may start with = + - @)."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @bp.route("/games/new", methods=("GET", "POST"))
@@ -94,23 +97,25 @@ def sheet(game_id: int):
         camera_on=bool(current_camera_source()),
         photos=store.kept_photo_ids(game_id),
         undone=undone_hand(game_id, len(sheet.rows)),
-        version=store.sheet_version(game_id),
+        version=live_sheet_version(game_id),
+        offer=store.current_offer(game_id),
+        camera_problem=camera_problem(),
     )
 
 
 @bp.route("/games/<int:game_id>/version")
 def sheet_version(game_id: int):
-    """What every open sheet polls (``static/app.js``) to follow the game: ``{"version"}`` with the same
-    value as ETag, and 304 Not Modified when the phone already has it (a conditional poll: one short
+    """What every open sheet polls (``static/app.js``) to follow the game: ``{"version", "hands"}`` with the
+    version (``services.live_sheet_version``) as ETag, and 304 Not Modified when the phone already has it (a conditional poll: one short
     request that frees its server thread at once, so 20 phones and 8 server threads get along, where a
     stream per phone would hold a thread each)."""
-    version = store.sheet_version(game_id)
+    version = live_sheet_version(game_id)
     if version is None:
         abort(404)
     if version in request.if_none_match:
         response = Response(status=304)
-    else:
-        response = jsonify(version=version)
+    else:  # "hands": the saved hands alone, which the review page follows
+        response = jsonify(version=version, hands=store.sheet_version(game_id))
     response.set_etag(version)
     response.headers["Cache-Control"] = "no-cache"
     return response

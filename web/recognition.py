@@ -17,7 +17,7 @@ from vision.decode import BoundedJpeg, PhotoHeader, bounded_jpeg, check_photo
 from vision.detector import CardIndexDetector, load_detector
 from vision.model_settings import ModelError
 from vision.reading import ImageError, PhotoReading
-from vision.recognise import read_frame, read_photo
+from vision.recognise import read_frame, read_photo, recognise, still_table_reading
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
@@ -91,3 +91,19 @@ def try_recognise_frame(frame: MatLike, model_dir: str | None = None) -> PhotoRe
         return None
     finally:
         MODEL_LOCK.release()
+
+
+def read_still_table(frames: list[MatLike], model_dir: str | None = None) -> PhotoReading:
+    """Read frames of a still showdown, each at photo quality, and vote card by card
+    (``vision.recognise.still_table_reading``). The model lock is taken for one frame at a time, so a photo
+    upload waits for at most one frame's reading."""
+    readings = []
+    for frame in frames:
+        with MODEL_LOCK:
+            try:
+                readings.append(recognise(frame, detector=_detector(model_dir)).reading)
+            except ModelError as error:
+                raise RecognitionUnavailable(
+                    f"Photos cannot be read on this server: {str(error).rstrip('.')}."
+                ) from error
+    return still_table_reading(readings)

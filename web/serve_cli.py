@@ -65,6 +65,7 @@ def serve_config(args: argparse.Namespace) -> dict:
     config: dict = {
         "PIN": args.pin.strip() if args.pin else None,
         "CAMERA_SOURCE": args.camera,
+        "WATCH_TABLE": True,  # the camera (when one is set) scores a still showdown hands-free
         "MODEL_PATH": args.model,
     }
     if args.db:

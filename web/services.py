@@ -16,6 +16,7 @@ from engine import Rules
 from vision.reading import ImageError
 
 from . import learning, recognition, scoring, store
+from .camera_feed import feed_for
 from .db import transaction
 from .retention import delete_stale_photos
 from .scoring import Form
@@ -93,6 +94,23 @@ def device_number(text: str | None) -> str:
 def current_camera_source() -> str:
     """The webcam: a device number from the settings page, else ``serve --camera`` (which may be a URL or file)."""
     return device_number(store.get_setting("camera_source")) or str(current_app.config.get("CAMERA_SOURCE") or "")
+
+
+def camera_problem() -> str:
+    """Why the camera gives no picture now, in words for the sheet ("" while it works or none is set)."""
+    source = current_camera_source()
+    return feed_for(source).problem if source else ""
+
+
+def live_sheet_version(game_id: int) -> str | None:
+    """What an open sheet polls to follow the game: ``store.sheet_version``, the hands-free camera's offer
+    and whether the camera gives no picture now (so the sheets show the offer, or the camera's notice, and
+    drop it when it is gone). None: no such game."""
+    version = store.sheet_version(game_id)
+    if version is None:
+        return None
+    offer = store.current_offer(game_id)
+    return "-".join([version, f"offer{offer.id}" if offer else "", "camera-lost" if camera_problem() else ""])
 
 
 # ---------------------------------------------------------------- photos: stored for review

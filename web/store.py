@@ -140,7 +140,7 @@ class PhotoRecord:
     width: int
     height: int
     reading_json: str  # PhotoReading.to_json() as JSON text
-    source: str  # "upload", "api" or "webcam"
+    source: str  # "upload", "api", "webcam" (Capture) or "camera" (the hands-free watcher's offer)
     corrected0: str | None = None  # the cards as saved, once confirmed
     corrected1: str | None = None
     created: str = ""
@@ -211,6 +211,14 @@ def list_games() -> list[GameRecord]:
         .fetchall()
     )
     return [GameRecord.from_row(row) for row in rows]
+
+
+def all_hands() -> dict[int, list[HandEntry]]:
+    """Every game's hands in order, by game id, in one query (games without hands are absent)."""
+    hands: dict[int, list[HandEntry]] = {}
+    for row in get_db().execute("SELECT * FROM hand ORDER BY game_id, position").fetchall():
+        hands.setdefault(row["game_id"], []).append(HandEntry.from_row(row))
+    return hands
 
 
 def get_hands(game_id: int, connection: sqlite3.Connection | None = None) -> list[HandEntry]:
@@ -445,3 +453,157 @@ def claim_pending_photo(connection: sqlite3.Connection, game_id: int, photo_id: 
         raise SaveConflict(
             "This photo's hand was saved already (or the photo was deleted); reload the sheet to see it."
         )
+
+
+# ---------------------------------------------------------------- the hands-free camera's offers
+
+CAMERA_OFFER_SOURCE = "camera"  # a photo the table watcher read by itself and offers on the sheet
+
+
+def watched_game_id() -> int | None:
+    """The game the table camera scores for: the unfinished game played (or started) last."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT game.id FROM game LEFT JOIN hand ON hand.game_id = game.id WHERE game.finished IS NULL "
+            "GROUP BY game.id ORDER BY MAX(COALESCE(MAX(hand.created), game.created), game.created) DESC, game.id DESC "
+            "LIMIT 1"
+        )
+        .fetchone()
+    )
+    return int(row[0]) if row is not None else None
+
+
+def current_offer(game_id: int) -> PhotoRecord | None:
+    """The hands-free camera's latest showdown reading for this game, while no hand was saved since and
+    nobody dismissed it (a dismissed offer is deleted)."""
+    row = (
+        get_db()
+        .execute(
+            "SELECT * FROM photo WHERE game_id = ? AND hand_id IS NULL AND source = ? AND created >= "
+            "COALESCE((SELECT MAX(created) FROM hand WHERE game_id = ?), '') ORDER BY id DESC LIMIT 1",
+            (game_id, CAMERA_OFFER_SOURCE, game_id),
+        )
+        .fetchone()
+    )
+    return PhotoRecord.from_row(row) if row is not None else None
+
+
+# ---------------------------------------------------------------- player names across games
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One place at one game: ``seat`` 0 or 1 (``player0``/``player1``) and the name written there."""
+
+    game_id: int
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    """One rename or merge of player names, kept so that it can be undone."""
+
+    id: int
+    kind: str  # "rename" or "merge"
+    old_names: tuple[str, ...]  # every spelling that was changed
+    new_name: str
+    created: str
+    undone: str | None
+    seat_count: int  # how many seats (one per game) it changed
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> PlayerChange:
+        return cls(
+            id=row["id"],
+            kind=row["kind"],
+            old_names=tuple(str(name) for name in json.loads(row["old_names_json"])),
+            new_name=row["new_name"],
+            created=row["created"],
+            undone=row["undone"],
+            seat_count=row["seat_count"],
+        )
+
+
+SEAT_UPDATES = (
+    "UPDATE game SET player0 = ? WHERE id = ?",
+    "UPDATE game SET player1 = ? WHERE id = ?",
+)
+CHANGE_COLUMNS = (
+    "player_change.*, (SELECT COUNT(*) FROM player_change_seat WHERE change_id = player_change.id) AS seat_count"
+)
+
+
+def player_seats(connection: sqlite3.Connection | None = None) -> list[Seat]:
+    """Both seats of every game, oldest game first (read inside ``connection``'s transaction when given)."""
+    rows = (connection or get_db()).execute("SELECT id, player0, player1 FROM game ORDER BY id").fetchall()
+    return [Seat(row["id"], seat, row[f"player{seat}"]) for row in rows for seat in (0, 1)]
+
+
+def set_player_name(connection: sqlite3.Connection, game_id: int, seat: int, name: str) -> None:
+    connection.execute(SEAT_UPDATES[seat], (name, game_id))
+
+
+def player_change_token_used(connection: sqlite3.Connection, token: str | None) -> bool:
+    """Whether a rename or merge was already done with this form's one-time token."""
+    return (
+        token is not None
+        and connection.execute("SELECT 1 FROM player_change WHERE token = ?", (token,)).fetchone() is not None
+    )
+
+
+def insert_player_change(
+    connection: sqlite3.Connection,
+    kind: str,
+    old_names: list[str],
+    new_name: str,
+    token: str | None,
+    changed: list[Seat],
+) -> int:
+    """Record a rename or merge and the seats it changed (``Seat.name``: the name before)."""
+    change_id = inserted_id(
+        connection.execute(
+            "INSERT INTO player_change (kind, old_names_json, new_name, token) VALUES (?, ?, ?, ?)",
+            (kind, json.dumps(old_names), new_name, token),
+        )
+    )
+    connection.executemany(
+        "INSERT INTO player_change_seat (change_id, game_id, seat, old_name) VALUES (?, ?, ?, ?)",
+        [(change_id, seat.game_id, seat.seat, seat.name) for seat in changed],
+    )
+    return change_id
+
+
+def get_player_change(change_id: int, connection: sqlite3.Connection | None = None) -> PlayerChange | None:
+    if not 0 < change_id <= LARGEST_ID:
+        return None
+    row = (
+        (connection or get_db())
+        .execute(f"SELECT {CHANGE_COLUMNS} FROM player_change WHERE id = ?", (change_id,))
+        .fetchone()
+    )
+    return PlayerChange.from_row(row) if row is not None else None
+
+
+def latest_player_change(connection: sqlite3.Connection | None = None) -> PlayerChange | None:
+    """The newest rename or merge that is not undone (the one Undo takes back)."""
+    row = (
+        (connection or get_db())
+        .execute(f"SELECT {CHANGE_COLUMNS} FROM player_change WHERE undone IS NULL ORDER BY id DESC LIMIT 1")
+        .fetchone()
+    )
+    return PlayerChange.from_row(row) if row is not None else None
+
+
+def player_change_seats(connection: sqlite3.Connection, change_id: int) -> list[Seat]:
+    """The seats a change renamed, each with the name it had before."""
+    rows = connection.execute(
+        "SELECT game_id, seat, old_name FROM player_change_seat WHERE change_id = ? ORDER BY game_id, seat",
+        (change_id,),
+    ).fetchall()
+    return [Seat(row["game_id"], row["seat"], row["old_name"]) for row in rows]
+
+
+def mark_player_change_undone(connection: sqlite3.Connection, change_id: int) -> None:
+    connection.execute("UPDATE player_change SET undone = datetime('now') WHERE id = ?", (change_id,))

@@ -162,6 +162,8 @@ def test_box_iou():
         "vision.reading",
         "vision.model_settings",
         "vision.evaluation.calibration",
+        "vision.frame_vote",
+        "vision.stillness",
     ],
 )
 def test_docstring_examples_hold(module_name):

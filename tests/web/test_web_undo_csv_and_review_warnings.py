@@ -9,7 +9,7 @@ import io
 from sheet_helpers import add_counts, insert_pending_photo, new_game, real_val_showdown, totals_on_page
 
 from vision.reading import CardReading, PhotoReading
-from web.camera import CameraFeed
+from web.camera_feed import CameraFeed
 
 
 def test_undo_then_restore_puts_the_hand_back_once(client):
@@ -127,7 +127,7 @@ def test_webcam_offers_the_capture_once_both_spreads_stay_the_same():
 
 def test_camera_reading_json(app, client):
     app.config["CAMERA_SOURCE"] = "7"
-    from web.camera import feed_for
+    from web.camera_feed import feed_for
 
     with app.app_context():
         feed = feed_for("7")

@@ -417,7 +417,9 @@
   // waits for a tap. A phone that slept asks as soon as it wakes.
   var liveSheet = document.getElementById("live-sheet");
   if (liveSheet) {
-    var version = liveSheet.dataset.version, changed = document.getElementById("sheet-changed");
+    // the sheet follows everything it shows (its version); the review page only the saved hands ("hands")
+    var stay = "stay" in liveSheet.dataset, version = liveSheet.dataset.version, etag = version;
+    var changed = document.getElementById("sheet-changed");
     var busy = function () {
       var progress = document.getElementById("upload-progress"), active = document.activeElement;
       var open = document.querySelector("details[open]");
@@ -428,12 +430,14 @@
     var check = function () {
       clearTimeout(timer);
       if (document.hidden) return;
-      fetch(liveSheet.dataset.versionUrl, { cache: "no-store", headers: { "If-None-Match": '"' + version + '"' } })
+      fetch(liveSheet.dataset.versionUrl, { cache: "no-store", headers: { "If-None-Match": '"' + etag + '"' } })
         .then(function (r) { return r.status === 200 ? r.json() : null; })
         .then(function (state) {
-          if (state && state.version !== version) {
+          if (state) etag = state.version;
+          var now = state ? (stay ? state.hands : state.version) : version;
+          if (now !== version) {
             // the review page never reloads itself (the corrections would be lost): it says so
-            if (busy() || "stay" in liveSheet.dataset) { changed.hidden = false; version = state.version; }
+            if (busy() || stay) { changed.hidden = false; version = now; }
             else { window.location.reload(); return; }
           }
           timer = setTimeout(check, 1500);
