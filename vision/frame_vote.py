@@ -112,7 +112,7 @@ def vote_cards(readings: Sequence[PhotoReading]) -> VotedCards:
         won_by_frame.update(frame for frame, card in place.reads.items() if card.card == winner)
         shown = max(won, key=lambda card: (len(card.boxes), card.confidence))
         reasons = list(_one_of_each_kind([reason for card in won for reason in card.review]))
-        if votes < frames:
+        if votes < seen:  # another name in some frame (a frame that did not see it, say a hand over it, is no vote)
             reasons.append(
                 Reason(
                     "frames_disagree",
@@ -123,7 +123,7 @@ def vote_cards(readings: Sequence[PhotoReading]) -> VotedCards:
         others = tuple(name for name, _ in names.most_common() if name != winner)
         card = replace(
             shown,
-            confidence=statistics.fmean(card.confidence for card in won) * votes / frames,
+            confidence=statistics.fmean(card.confidence for card in won) * votes / seen,
             runner_ups=tuple(dict.fromkeys(others + shown.runner_ups)),
             review=(),
         ).with_review(*reasons)

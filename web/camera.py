@@ -21,7 +21,7 @@ from .services import current_camera_source, load_game_or_404, store_photo_for_r
 
 bp = Blueprint("camera", __name__)
 
-FRAME_INTERVAL_S = 0.2  # about 5 frames a second on the live view
+FRAME_INTERVAL_S = 0.1  # at most 10 frames a second on the live view
 DETECT_INTERVAL_S = 1.0  # the detector runs on a live frame at most this often (CPU is scarce; it
 # skips frames while a photo upload holds the model)
 
@@ -44,7 +44,7 @@ def annotated_frames(feed: CameraFeed, model_path: str | None, limit: int | None
             frame = annotate_reading(frame, feed.last_reading)
         yield encode_jpeg(frame)
         sent += 1
-        time.sleep(FRAME_INTERVAL_S)
+        time.sleep(max(0.0, FRAME_INTERVAL_S - (time.monotonic() - now)))
 
 
 def require_source() -> str:

@@ -134,6 +134,7 @@ def _hand_over(frame: np.ndarray, progress: float, rng: np.random.Generator) -> 
     axes = (int(width * 0.07), int(height * 0.22))
     colour = tuple(int(v) for v in (90 + rng.normal(0, 3), 140 + rng.normal(0, 3), 200 + rng.normal(0, 3)))
     cv2.ellipse(frame, centre, axes, 15, 0, 360, colour, -1, cv2.LINE_AA)
+    cv2.line(frame, centre, (centre[0] + width // 10, height), colour, int(width * 0.09), cv2.LINE_AA)  # the arm
 
 
 def noisy(picture: np.ndarray, rng: np.random.Generator, gain: float = 1.0) -> np.ndarray:
@@ -159,7 +160,8 @@ def still_frames(
         gain = 1.0 + light_drift * math.sin(2 * math.pi * index / max(count, 1))
         frame = noisy(picture, rng, gain)
         if hand_at is not None and hand_at[0] <= index <= hand_at[1]:
-            _hand_over(frame, (index - hand_at[0]) / max(hand_at[1] - hand_at[0], 1), rng)
+            span = hand_at[1] - hand_at[0]
+            _hand_over(frame, (index - hand_at[0]) / span if span else 0.5, rng)  # one frame: reaching furthest
         yield frame
 
 
