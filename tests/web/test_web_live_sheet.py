@@ -118,3 +118,22 @@ def test_the_review_page_says_a_hand_was_saved_elsewhere_and_keeps_what_the_user
     assert "saved on another phone" in (page.text_content("#sheet-changed") or "")
     assert page.is_checked('input[name="knocker"][value="0"]'), "the review page was not reloaded"
     context.close()
+
+
+def test_a_phone_on_a_slow_network_follows_the_sheet_too(server, browser):
+    """A phone on a slow mobile link (400 ms each way, 400 kbit/s, as Chromium's network emulation gives
+    it) sees a hand saved elsewhere within the 2 s poll plus its own round trips."""
+    game_id = api(server, "POST", "/api/games", {"players": ["Ann", "Bob"], "target": 100})["id"]
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    session = context.new_cdp_session(page)
+    session.send("Network.enable")
+    session.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 400, "downloadThroughput": 50_000, "uploadThroughput": 50_000},
+    )
+    page.goto(f"{server.url}/games/{game_id}", timeout=60_000)
+    api(server, "POST", f"/api/games/{game_id}/hands", {"knocker": 0, "deadwood": [3, 30]})
+    seconds = wait_for_total(page, 0, "27", seconds=10)
+    assert seconds <= 2.0 + 4 * 0.8, seconds  # a poll, then the reload: page, stylesheet and script round trips
+    context.close()
