@@ -3,7 +3,8 @@
     nice python3 benchmarks/showdown_vote.py [--seeds 8] [--offers 3] [--real-val DIR] [--json FILE]
 
 For each still table it reads the frame a phone would upload (the first frame as a JPEG, ``read_photo``)
-and five camera frames at photo quality (``recognise``), and votes over the first 3 and over all 5
+and five camera frames at photo quality (``recognise``), reads each of them alone ("each frame": the five single-frame readings, averaged per table: what
+a photo of a random moment gets), and votes over the first 3 and over all 5
 (``vision.recognise.still_table_reading``). Rendered tables: two 10-card spreads of the five held-out
 decks in turn (``vision.training.synth.showdown_video``) with camera noise and shake, and: light drifting by 10 % over
 the frames; a hand over the cards in the second frame; both. Real tables: each real-val photo at
@@ -45,7 +46,7 @@ REAL_VAL = REPO / "datasets" / "real" / "real-val"
 FRAMES = 5
 WEBCAM_WIDTH = 1920
 HELD_OUT_DECKS = ("kde_penguins", "bonded", "atlasnye", "kde_ancient_egyptians", "kde_jolly_royal")  # split "val"
-WAYS = ("photo upload", "one frame", "vote of 3", "vote of 5")
+WAYS = ("photo upload", "one frame", "each frame", "vote of 3", "vote of 5")
 
 
 def score(reading: PhotoReading, truth: set[str]) -> dict[str, int]:
@@ -65,9 +66,11 @@ def read_table(detector, frames: list[np.ndarray], truth: set[str]) -> dict[str,
     ok, jpeg = cv2.imencode(".jpg", frames[0], [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     readings = [recognise(frame, detector=detector).reading for frame in frames]
+    each = [score(still_table_reading([reading]), truth) for reading in readings]
     return {
         "photo upload": score(read_photo(jpeg.tobytes(), detector=detector), truth),
-        "one frame": score(still_table_reading(readings[:1]), truth),
+        "one frame": each[0],
+        "each frame": {key: sum(counts[key] for counts in each) for key in each[0]},  # all 5, one at a time
         "vote of 3": score(still_table_reading(readings[:3]), truth),
         "vote of 5": score(still_table_reading(readings), truth),
     }
@@ -80,16 +83,18 @@ def add(total: dict[str, dict[str, int]], one: dict[str, dict[str, int]]) -> Non
             total[way][key] += value
 
 
-def report(title: str, total: dict[str, dict[str, int]], tables: int) -> None:
+def report(title: str, total: dict[str, dict[str, float]], tables: int) -> None:
     print(f"\n{title} ({tables} tables)")
     print(f"  {'':14} {'recall':>7} {'precision':>9} {'wrong':>6} {'wrong sure':>10} {'right flagged':>13}")
     for way in WAYS:
         c = total[way]
+        if way == "each frame":  # five single-frame readings of every table: per table, on average
+            c = {key: value / FRAMES for key, value in c.items()}
         recall = c["right"] / max(c["truth"], 1)
         precision = c["right"] / max(c["read"], 1)
         print(
-            f"  {way:14} {recall:7.3f} {precision:9.3f} {c['wrong']:6d} {c['wrong_sure']:10d} "
-            f"{c['right_flagged']:6d} / {c['right']}"
+            f"  {way:14} {recall:7.3f} {precision:9.3f} {c['wrong']:6g} {c['wrong_sure']:10g} "
+            f"{c['right_flagged']:6g} / {c['right']:g}"
         )
 
 
