@@ -187,7 +187,7 @@ def test_deck_add_on_straightened_faces_writes_a_deck_that_synth_renders(tmp_pat
 
 
 @needs_model
-def test_the_user_confirms_or_corrects_each_name(tmp_path, models_copy):
+def test_the_user_confirms_or_corrects_each_name_when_asked_about_all(tmp_path, models_copy):
     from vision.detector import load_detector
     from vision.training.teach_deck import teach_deck
 
@@ -199,7 +199,7 @@ def test_the_user_confirms_or_corrects_each_name(tmp_path, models_copy):
         asked.append(prompt)
         return next(answers)
 
-    result = teach_deck("pen", faces, instance=tmp_path, detector=load_detector(models_copy), ask=ask)
+    result = teach_deck("pen", faces, instance=tmp_path, detector=load_detector(models_copy), ask=ask, ask_all=True)
     assert len(asked) == 4 and "Enter =" in asked[0]
     assert result["added"] == 2 and result["faces"] == 2 and len(result["missing"]) == 50
     folder = tmp_path / "decks" / "pen"
@@ -256,5 +256,9 @@ def test_deck_add_with_nobody_to_answer_says_to_use_yes(tmp_path, models_copy, c
 
     faces = flat_faces("anglo", tmp_path / "faces", codes=("As",))
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["deck", "add", "mine", str(faces[0]), "--instance", str(tmp_path), "--models", str(models_copy)]) == 2
+    command = ["deck", "add", "mine", str(faces[0]), "--instance", str(tmp_path), "--models", str(models_copy)]
+    assert main([*command, "--check-all"]) == 2  # a question, and no one to answer it
     assert "--yes" in capsys.readouterr().err
+    assert not (tmp_path / "decks" / "mine").exists()  # nothing written
+    assert main(command) == 0  # the reader is sure of this one: nothing to ask
+    assert "1 of 1 faces named surely" in capsys.readouterr().out
