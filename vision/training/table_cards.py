@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.decode import decode_image
-from vision.detections import Detections
+from vision.detections import Detections, box_overlap_of_smaller
 from vision.reading import ImageError
 
 Box = tuple[float, float, float, float]
@@ -676,11 +676,30 @@ def _where(point: np.ndarray) -> str:
     return f"x={point[0]:.0f} y={point[1]:.0f}"
 
 
+SAME_INDEX_OVERLAP = 0.5  # of the smaller box: two boxes overlapping more are one index seen twice
+
+
+def one_box_an_index(detections: Detections) -> Detections:
+    """The boxes with each index once: of two boxes that mostly overlap (the reader's passes seeing one
+    index twice, perhaps read as two cards), the surer stays. A second box of one index would otherwise
+    look like another card's index lying on this card."""
+    if len(detections) < 2:
+        return detections
+    order = np.argsort(-detections.confidence, kind="stable")
+    overlap = box_overlap_of_smaller(detections.xyxy, detections.xyxy)
+    kept: list[int] = []
+    for row in order.tolist():
+        if all(overlap[row, other] <= SAME_INDEX_OVERLAP for other in kept):
+            kept.append(row)
+    return detections[sorted(kept)]
+
+
 def place_cards(pixels: np.ndarray, detections: Detections, detector=None) -> tuple[list[PlacedCard], list[str]]:
     """The cards lying in a photo, placed by their corner indices (``detections``, photo pixels) and refined
     on their outlines; and notes for the user on what was left out (overlapping cards, cut-off cards,
     corners of no card). ``detector`` (optional) reads where a lone corner's partner should be."""
     photo = _Photo(pixels)
+    detections = one_box_an_index(detections)
     boxes = detections.xyxy
     codes = detections.codes
     centres = _centres(detections)
@@ -751,8 +770,13 @@ def place_cards(pixels: np.ndarray, detections: Detections, detector=None) -> tu
                 again = pair(i, j, allow_mirrored=four_corners)
                 if again is not None:
                     cards[k] = photo.refine(replace(again, boxes=card.boxes))
-    heights = [card.height for card in cards]
+    heights = [card.height for card in cards if card.sides >= SURE_SIDES] or [card.height for card in cards]
     typical = float(np.median(heights)) if heights else 0.0
+    # two boxes of one code on two cards (one of them misread) make a card of the wrong size: a card of no
+    # outline whose size is not the photo's usual one gives its boxes back, to be paired by place below
+    for card in [card for card in cards if card.sides < SURE_SIDES and not 0.85 <= card.height / typical <= 1.18]:
+        cards.remove(card)
+        used.difference_update(card.boxes)
 
     # 2. corners left over, paired by place: a misread corner of a card whose other corner read right
     left = [row for row in range(len(detections)) if row not in used]
