@@ -1,7 +1,8 @@
 """The Flask app factory behind ``web.create_app``.
 
 ``create_app(test_config)`` builds the Flask app (flaskr style): an SQLite file in the instance
-folder by default, blueprints for games, hands, players, settings, the camera and the JSON API.
+folder by default, blueprints for games, hands, players, settings, the camera, training, teaching a deck
+and the JSON API.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from . import api, camera, db, games, hands, pin, players, settings, training
+from . import api, camera, db, games, hands, pin, players, settings, teaching, training
 from .http_safety import add_security_headers, check_host, error_response
 from .pin_throttle import PinThrottle
 from .retention import delete_stale_photos
@@ -75,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(camera.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(training.bp)
+    app.register_blueprint(teaching.bp)
     app.register_blueprint(players.bp)
     csrf.exempt(api.bp)  # the API is protected by its required X-Requested-With header instead
     app.before_request(check_host)

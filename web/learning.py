@@ -1,7 +1,8 @@
 """web's one door to learning: ``vision.evaluation`` and ``vision.training`` are imported here only.
 
-The Training page (``web/training.py``), saving a hand (``web/services.py``) and the command line
-(``web/cli.py``) reach the retrain loop, the collected examples and the taught decks through this module.
+The Training page (``web/training.py``), teaching a deck (``web/teaching.py`` through ``web/services.py``),
+saving a hand (``web/services.py``) and the command line (``web/cli.py``) reach the retrain loop, the collected
+examples and the taught decks through this module.
 """
 
 from __future__ import annotations
@@ -9,16 +10,19 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from vision.evaluation import cli as evaluation_cli
 from vision.reading import PhotoReading
 from vision.training import cli as training_cli
-from vision.training import examples, retrain, teach_deck, userdata
+from vision.training import examples, retrain, teach_deck, teaching, userdata
 
 PREVIOUS = retrain.PREVIOUS
 RetrainError = retrain.RetrainError
+TeachingUpload = teaching.Upload
+TaughtPhoto = teaching.PhotoRead
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
@@ -49,6 +53,67 @@ def delete_examples(instance: str | os.PathLike[str]) -> None:
 def taught_decks(instance: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The decks taught from the players' photos (``ginscore deck add``)."""
     return teach_deck.list_taught_decks(Path(instance))
+
+
+def decks_overview(instance: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every taught deck and deck being taught on the Training page, with the faces found and not saved."""
+    return teaching.decks_overview(Path(instance))
+
+
+# ---------------------------------------------------------------- teaching a deck from the web page
+
+
+def check_teaching_name(instance: str | os.PathLike[str], name: str) -> str:
+    """A name a deck can be taught under (``teach_deck.check_new_deck_name``); ValueError says why not."""
+    if not name.strip():
+        raise ValueError("give the deck a name (letters, digits, _ and -, e.g. my_deck)")
+    return teach_deck.check_new_deck_name(name, Path(instance))
+
+
+def valid_deck_name(name: str) -> bool:
+    """Whether ``name`` can be a deck's name at all (a page address with another is no deck's)."""
+    return bool(userdata.DECK_NAME.fullmatch(name))
+
+
+def keep_teaching_photos(
+    instance: str | os.PathLike[str], name: str, uploads: list[teaching.Upload], token: str | None
+) -> list[str] | None:
+    """Store checked photos of a deck being taught, to be read; None when this upload came before."""
+    return teaching.keep_photos(name, uploads, Path(instance), token)
+
+
+def read_teaching_photo(
+    instance: str | os.PathLike[str], name: str, photo_id: str, detector: Any, lock: AbstractContextManager[Any]
+) -> teaching.PhotoRead | None:
+    """Find and name the cards of one kept photo, ``lock`` held meanwhile (None: read already)."""
+    return teaching.read_photo(name, photo_id, detector, Path(instance), lock)
+
+
+def unread_teaching_photos(instance: str | os.PathLike[str], name: str) -> list[str]:
+    """The kept photos whose reading was cut short (the server stopped), to read again."""
+    return teaching.unread_photos(name, Path(instance))
+
+
+def teaching_view(instance: str | os.PathLike[str], name: str) -> dict[str, Any] | None:
+    """The teaching page's content of a deck; None when it is neither taught nor being taught."""
+    return teaching.teaching_view(name, Path(instance))
+
+
+def change_taught_face(
+    instance: str | os.PathLike[str], name: str, face_id: str, action: str, code: str | None = None
+) -> dict[str, Any]:
+    """Name, confirm, leave out or put back a face found (``teaching.change_face``)."""
+    return teaching.change_face(name, face_id, action, code, Path(instance))
+
+
+def save_taught_faces(instance: str | os.PathLike[str], name: str) -> dict[str, Any]:
+    """Write the named faces into the taught deck with the writer of ``ginscore deck add``."""
+    return teaching.save_faces(name, Path(instance))
+
+
+def taught_face_image(instance: str | os.PathLike[str], name: str, face_id: str, small: bool) -> Path | None:
+    """The image file of a face found (``small``: the page's copy); None: no such face."""
+    return teaching.face_image(name, face_id, small, Path(instance))
 
 
 def retrain_folder(instance: str | os.PathLike[str]) -> Path:

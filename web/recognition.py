@@ -62,6 +62,17 @@ def recognise_photo(data: bytes, model_dir: str | None = None) -> PhotoReading:
             ) from error
 
 
+def teaching_detector(model_dir: str | None = None) -> CardIndexDetector:
+    """The reader that finds and names the cards of a deck being taught (the shipped one, or the one in
+    ``model_dir``); ``RecognitionUnavailable`` when no model is installed. Use it under ``MODEL_LOCK``."""
+    try:
+        return load_detector(model_dir or None)
+    except ModelError as error:
+        raise RecognitionUnavailable(
+            f"Photos cannot be read on this server: {str(error).rstrip('.')}. A deck cannot be taught without the reader."
+        ) from error
+
+
 class ReadingError(ImageError):
     """The photo was read but cannot be one showdown (no cards, far too many)."""
 

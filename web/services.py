@@ -1,5 +1,5 @@
 """What the views call that is not a view: loading a game, storing a photo for review, saving and
-undoing a hand, the webcam's source, collecting a training example.
+undoing a hand, the webcam's source, collecting a training example, the photos of a deck being taught.
 
 The blueprint modules (games, hands, api, camera, settings, training, pin) import this module and
 never each other (``tests/test_import_direction.py``). Each change to the database here is one ``transaction``.
@@ -8,6 +8,7 @@ never each other (``tests/test_import_direction.py``). Each change to the databa
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import abort, current_app
@@ -239,3 +240,80 @@ def collect_example(game: GameRecord, entry: HandEntry, photo: PhotoRecord | Non
         )
     except Exception:  # a full disk or a damaged reading must not lose the hand
         current_app.logger.exception("could not keep photo %s as a training example", photo.id)
+
+
+# ---------------------------------------------------------------- teaching a deck (the Training page)
+
+
+@dataclass
+class TaughtPhotos:
+    """What an upload of photos of a deck being taught did: photos kept, and what to tell the user, as
+    (flash category, sentence); ``again``: the same upload came before (a double tap) and was not redone."""
+
+    kept: int = 0
+    said: list[tuple[str, str]] = field(default_factory=list)
+    again: bool = False
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def teach_deck_photos(name: str, uploads: list[tuple[str, bytes]], token: str | None) -> TaughtPhotos:
+    """Check the photos of deck ``name`` (``recognition.check_image``, as every photo), keep those that are
+    photos in the teaching folder, then find and name their cards one photo at a time, each under the model
+    lock (an upload of a hand waits for one photo at most). ValueError: the deck name; ImageError: no
+    reader on this server. A photo that cannot be used is said so and the others go on."""
+    config = current_app.config
+    instance = current_app.instance_path
+    learning.check_teaching_name(instance, name)
+    done = TaughtPhotos()
+    checked = []
+    for number, (filename, data) in enumerate(uploads, start=1):
+        called = filename or f"Photo {number}"
+        try:
+            header = recognition.check_image(data, config["MAX_IMAGE_PIXELS"])
+        except ImageError as error:
+            done.said.append(("error", scoring.sentence(f"“{called}” was not used: {_lower_first(str(error))}")))
+            continue
+        checked.append(learning.TeachingUpload(data, filename, header.media_type))
+    if not checked:
+        return done
+    detector = recognition.teaching_detector(config.get("MODEL_PATH"))
+    kept = learning.keep_teaching_photos(instance, name, checked, token)
+    if kept is None:
+        done.again = True
+        done.said.append(("message", "These photos were sent already; their cards are below."))
+        return done
+    done.kept = len(kept)
+    for photo_id in kept:
+        read = learning.read_teaching_photo(instance, name, photo_id, detector, recognition.MODEL_LOCK)
+        if read is not None:
+            done.said += said_of(read)
+    return done
+
+
+def read_unread_teaching_photos(name: str) -> list[tuple[str, str]]:
+    """Read the photos of a deck whose reading was cut short (the server stopped meanwhile)."""
+    instance = current_app.instance_path
+    said: list[tuple[str, str]] = []
+    unread = learning.unread_teaching_photos(instance, name)
+    if not unread:
+        return said
+    detector = recognition.teaching_detector(current_app.config.get("MODEL_PATH"))
+    for photo_id in unread:
+        read = learning.read_teaching_photo(instance, name, photo_id, detector, recognition.MODEL_LOCK)
+        if read is not None:
+            said += said_of(read)
+    return said
+
+
+def said_of(read: learning.TaughtPhoto) -> list[tuple[str, str]]:
+    """What to tell the user about one photo read: its cards (category ``read``: the pages show the photos
+    read in one box), or why it gave none, and its notes."""
+    if read.failed or not read.cards:
+        return [("error", note) for note in read.notes]
+    check = f", {read.to_check} to check" if read.to_check else ""
+    return [("read", f"{read.label}: {read.cards} card{'s' if read.cards != 1 else ''} found{check}.")] + [
+        ("warning", note) for note in read.notes
+    ]

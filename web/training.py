@@ -107,7 +107,8 @@ def page():
     return render_template(
         "training/training.html",
         collected=learning.examples_summary(instance),
-        decks=learning.taught_decks(instance),
+        decks=learning.decks_overview(instance),
+        deck_name=request.args.get("deck", "")[:40],
         status=status,
         report=report,
         collect_on=collect_setting_on(),

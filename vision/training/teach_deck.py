@@ -15,7 +15,8 @@
    ``--yes`` takes the reader's, leaving out second faces of one name and faces unlike the others).
 4. The faces are written as a deck in the ``datasets/decks`` format (52 RGBA PNGs with rounded
    corners + ``deck.json`` with the index boxes found by the same corner finder) into
-   ``instance/decks/NAME``; ``ginscore synth --deck NAME`` renders scenes with it and
+   ``instance/decks/NAME`` by ``write_named_faces``, which the web app's "Teach your deck" calls too
+   (``vision.training.teaching``); ``ginscore synth --deck NAME`` renders scenes with it and
    ``ginscore retrain`` mixes it into its scenes. A deck can be taught in several runs (a face of the
    same name is replaced, the old one kept in ``replaced/``); it is used once it has all 52 faces.
 """
@@ -26,7 +27,8 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Set
+from collections.abc import Callable, Sequence, Set
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +40,7 @@ from vision.reading import ImageError
 from vision.training.corner_finder import find_deck_indices, round_corners, save_png
 from vision.training.face_names import CORNERS, Naming, index_features, mark_duplicates, name_faces, odd_faces
 from vision.training.synth.decks import DATASETS
-from vision.training.table_cards import CARD_RATIO, FACE_HEIGHT, LAY_THEM_OUT, FoundCard, photo_cards
+from vision.training.table_cards import CARD_RATIO, FACE_HEIGHT, LAY_THEM_OUT, Box, FoundCard, photo_cards
 from vision.training.table_cards import cards_in_photo as cards_in_photo  # where callers found it before
 from vision.training.userdata import check_deck_name, find_deck_folder, user_decks_dir
 
@@ -345,13 +347,62 @@ def _photo_files(photos: list[Path]) -> list[Path]:
     return files
 
 
-def _fractions(card: FoundCard) -> list[list[float]]:
-    """The reader's index boxes of a card as fractions of its face (x0, y0, x1, y1)."""
-    height, width = card.face.shape[:2]
+def _fractions(face: np.ndarray, index_boxes: Sequence[Box]) -> list[list[float]]:
+    """The reader's index boxes of a face (face pixels) as fractions of the face (x0, y0, x1, y1)."""
+    height, width = face.shape[:2]
     return [
         [round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4)]
-        for x0, y0, x1, y1 in card.index_boxes
+        for x0, y0, x1, y1 in index_boxes
     ]
+
+
+@dataclass(frozen=True, eq=False)
+class NamedFace:
+    """A face the user named, to be written into a taught deck: the straightened card (BGR, upright, as
+    ``table_cards`` found it), its card code, where it came from (``deck.json``'s ``photos``) and the
+    reader's corner-index boxes on it (face pixels; empty: none)."""
+
+    code: str
+    face: np.ndarray
+    source: str
+    index_boxes: tuple[Box, ...] = ()
+
+
+def write_named_faces(
+    name: str,
+    faces: Sequence[NamedFace],
+    instance: Path | str | None = None,
+    sizes_from: Sequence[np.ndarray] | None = None,
+) -> dict:
+    """Write named faces into taught deck ``name``: the one writer of ``ginscore deck add`` and of the web
+    app's "Teach your deck". Each face becomes the library's RGBA face (rounded corners) at the deck's face
+    size (the faces already taught, else the median of ``sizes_from``, default the faces given); a face of
+    a name the deck already has replaces it (the old one kept in ``replaced/``); ``deck.json`` and
+    ``preview.png`` are rewritten. ValueError: no face, a name that is not a card or given twice, a deck
+    name that cannot be one. Returns the folder, deck.json, the codes replaced and the preview."""
+    check_new_deck_name(name, instance)
+    if not faces:
+        raise ValueError("no face was named; nothing written")
+    seen: set[str] = set()
+    for named in faces:
+        if named.code not in CARD_CODES:
+            raise ValueError(f"{named.code!r} is not a card code (write rank and suit, e.g. Ts, Ah, 9c)")
+        if named.code in seen:
+            raise ValueError(f"two faces are named {named.code}; a deck holds each card once")
+        seen.add(named.code)
+    folder = user_decks_dir(instance) / name
+    already = {code for code in CARD_CODES if (folder / f"{code}.png").is_file()}
+    size = deck_face_size(folder, list(sizes_from) if sizes_from is not None else [named.face for named in faces])
+    rgba = {named.code: to_rgba_face(named.face, size) for named in faces}
+    sources = {named.code: named.source for named in faces}
+    reader_boxes = {named.code: _fractions(named.face, named.index_boxes) for named in faces if named.index_boxes}
+    meta = write_deck(folder, name, rgba, sources, reader_boxes)
+    return {
+        "folder": folder,
+        "meta": meta,
+        "replaced": sorted((code for code in rgba if code in already), key=CARD_CODES.index),
+        "preview": write_preview(folder),
+    }
 
 
 def teach_deck(
@@ -414,32 +465,31 @@ def teach_deck(
         index_boxes=[card.index_boxes for card in cards],
     )
     namings = mark_duplicates(cards, namings)
-    size = deck_face_size(folder, [card.face for card in cards])
     features = [index_features(card.index_boxes, (card.face.shape[1], card.face.shape[0])) for card in cards]
     for i, why in odd_faces(features, taught_index_features(folder)).items():
         namings[i] = namings[i].doubting(why, odd=True)
-    rgba = [to_rgba_face(card.face, size) for card in cards]
     chosen = confirm_names(cards, namings, ask, out=out, ask_all=ask_all)
     if not chosen:
         raise ValueError("no face was named; nothing written")
-    faces = {code: rgba[i] for i, code in chosen.items()}
-    sources = {code: cards[i].label for i, code in chosen.items()}
-    reader_boxes = {code: _fractions(cards[i]) for i, code in chosen.items() if cards[i].index_boxes}
-    replaced = sorted((code for code in faces if code in already), key=CARD_CODES.index)
-    meta = write_deck(folder, name, faces, sources, reader_boxes)
+    written = write_named_faces(
+        name,
+        [NamedFace(code, cards[i].face, cards[i].label, cards[i].index_boxes) for i, code in chosen.items()],
+        instance,
+        sizes_from=[card.face for card in cards],
+    )
+    meta, replaced, preview = written["meta"], written["replaced"], written["preview"]
     if replaced:
         print(
             f"replaced {len(replaced)} face{'s' if len(replaced) != 1 else ''} taught before "
             f"({' '.join(replaced)}); the old ones are kept in {folder / REPLACED}",
             file=out,
         )
-    preview = write_preview(folder)
     reader_right = sum(namings[i].best == code for i, code in chosen.items())
     asked = set(to_ask(namings, ask_all)) if ask is not None else set()
     return {
         "deck": name,
         "folder": str(folder),
-        "added": len(faces),
+        "added": len(chosen),
         "faces": meta["faces"],
         "missing": meta["missing"],
         "reader_agreed": reader_right,

@@ -4,6 +4,7 @@
 
     instance/examples/   photos the players corrected (``vision/training/examples.py``)
     instance/decks/      decks taught from photos of the players' own cards (``vision/training/teach_deck.py``)
+    instance/teaching/   decks being taught from the web app: photos, faces found, names (``teaching.py``)
     instance/retrain/    retraining runs, their status and reports (``vision/training/retrain.py``)
 
 The instance folder is Flask's for the web app (``instance/`` beside ``web/``); ``$GINSCORE_INSTANCE``
@@ -27,6 +28,10 @@ def examples_dir(instance: Path | str | None = None) -> Path:
 
 def user_decks_dir(instance: Path | str | None = None) -> Path:
     return instance_dir(instance) / "decks"
+
+
+def teaching_dir(instance: Path | str | None = None) -> Path:
+    return instance_dir(instance) / "teaching"
 
 
 def retrain_dir(instance: Path | str | None = None) -> Path:

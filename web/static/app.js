@@ -92,6 +92,78 @@
     });
   });
 
+  // Teaching a deck: the photos chosen are sent one by one (a phone's 4-6 big photos in one request could
+  // outgrow the upload limit, and a dropped connection would lose them all), each read on the server before
+  // the next goes, with "Photo 2 of 4: reading its cards… 7 s". Each answer is JSON with the page to show
+  // at the end; a bad deck name stops at once. Without JavaScript the form sends them all together.
+  document.querySelectorAll("form[data-teach-upload]").forEach(function (form) {
+    var input = form.querySelector("input[type=file]"), label = form.querySelector(".file-label");
+    input.addEventListener("change", function () {
+      var n = input.files.length;
+      label.textContent = n ? n + " photo" + (n === 1 ? "" : "s") + " chosen (tap to change)" : label.dataset.empty;
+      label.parentNode.classList.toggle("chosen", n > 0);
+    });
+    form.addEventListener("submit", function (event) {
+      if (!input.files.length || !window.FormData || !window.XMLHttpRequest) return; // the server says what is missing
+      event.preventDefault();
+      if (form.dataset.sent) return;
+      form.dataset.sent = "1";
+      var files = Array.prototype.slice.call(input.files), total = files.length, k = 0, last = null;
+      var box = form.querySelector(".teach-progress"), bar = box.querySelector("progress");
+      var text = box.querySelector(".teach-text"), token = form.elements.upload_token.value;
+      form.querySelectorAll("button").forEach(function (button) { button.disabled = true; });
+      box.hidden = false;
+      text.textContent = which() + ": sending\u2026";
+      if (box.scrollIntoView) box.scrollIntoView({ block: "center" });
+      function which() { return total > 1 ? "Photo " + (k + 1) + " of " + total : "The photo"; }
+      function next() {
+        if (k >= total) { go(last || location.href); return; }
+        var data = new FormData(form), xhr = new XMLHttpRequest(), started = 0, timer = null;
+        data.delete("photos");
+        data.append("photos", files[k], files[k].name);
+        data.set("upload_token", token + "-" + (k + 1));
+        xhr.open("POST", form.action);
+        xhr.setRequestHeader("X-Upload-Progress", "1");
+        bar.value = 0; text.textContent = which() + ": sending 0%";
+        xhr.upload.addEventListener("progress", function (event) {
+          if (!event.lengthComputable) return;
+          var percent = Math.round(100 * event.loaded / event.total);
+          bar.value = percent; text.textContent = which() + ": sending " + percent + "%";
+        });
+        xhr.upload.addEventListener("load", function () {
+          bar.removeAttribute("value");
+          started = Date.now();
+          var tick = function () {
+            text.textContent = which() + ": reading its cards\u2026 " + Math.round((Date.now() - started) / 1000) + " s";
+          };
+          tick(); timer = setInterval(tick, 500);
+        });
+        xhr.addEventListener("load", function () {
+          if (timer) clearInterval(timer);
+          var reply = null;
+          try { reply = JSON.parse(xhr.responseText); } catch (e) { reply = null; }
+          if (!reply || !reply.location) {            // not the app's answer (a PIN page, an error page): show it
+            if (xhr.responseURL && xhr.responseURL !== form.action) { location.href = xhr.responseURL; return; }
+            document.open(); document.write(xhr.responseText); document.close(); return;
+          }
+          last = reply.location;
+          if (reply.stop) { go(last); return; }
+          k += 1; next();
+        });
+        xhr.addEventListener("error", function () {
+          if (timer) clearInterval(timer);
+          box.classList.add("error");
+          text.textContent = which() + " could not be sent (connection lost?). The photos before it are kept; " +
+            "choose the others again.";
+          if (last) { setTimeout(function () { go(last); }, 2500); }
+          else { delete form.dataset.sent; form.querySelectorAll("button").forEach(function (b) { b.disabled = false; }); }
+        });
+        xhr.send(data);
+      }
+      next();
+    });
+  });
+
   // Where an upload's answer sends the page. The same page with another #anchor (a photo that could not be
   // read sends you back to the sheet's "Add hand") would only scroll, leaving "Reading the cards…" on
   // screen and the error unshown: load it again instead.

@@ -113,7 +113,8 @@ def _draw_card(canvas: np.ndarray, rgba: np.ndarray, h: np.ndarray, shadow: tupl
     if x1 <= x0 or y1 <= y0:
         return
     to_roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], dtype=np.float64) @ h
-    warped = cv2.warpPerspective(as_bgra(rgba), to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    bgra = cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA) if rgba.ndim == 3 and rgba.shape[2] == 4 else as_bgra(rgba)
+    warped = cv2.warpPerspective(bgra, to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
     alpha = warped[..., 3].astype(np.float32) / 255.0
     roi = canvas[y0:y1, x0:x1].astype(np.float32)
     dx, dy, strength = shadow

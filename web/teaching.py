@@ -1,0 +1,178 @@
+"""Teaching the reader your deck from a phone: "Teach your deck" on the Training page, and each deck's
+teaching page (``/training/decks/NAME``) with the faces found, their names to check, and Save.
+
+Thin views: the photos are checked, kept and read in ``services.teach_deck_photos``; the faces, their names
+and the deck are ``vision.training.teaching``'s, reached through ``learning``. Every POST is behind the
+table PIN and CSRF like every form; a change to a face is the same whatever the number of taps; an upload
+carries a one-time token (a double tap sends it once) and Save writes only what is not saved yet.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, send_file, url_for
+
+from engine.cards import CARD_CODES
+from vision.reading import ImageError
+
+from . import learning, scoring
+from .services import SAVE_TOKEN_PATTERN, read_unread_teaching_photos, teach_deck_photos
+
+bp = Blueprint("teaching", __name__)
+
+FACE_ID_LENGTH = 16  # "001a1b2c3-07": photo number, a random tag, the card's number in the photo
+
+
+def deck_name_or_404(name: str) -> str:
+    if not learning.valid_deck_name(name):
+        abort(404)
+    return name
+
+
+def upload_token(text: object) -> str | None:
+    """The upload form's one-time token (None when it has none); 400 for a damaged one."""
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str) or not SAVE_TOKEN_PATTERN.fullmatch(text):
+        abort(400)
+    return text
+
+
+def answer(location: str, error: bool = False, stop: bool = False):
+    """A redirect (303: a reload never sends the photos again); the page's own upload, which sends the photos
+    one by one with ``X-Upload-Progress``, gets the address as JSON (``stop``: send no more photos)."""
+    if request.headers.get("X-Upload-Progress"):
+        return jsonify(location=location, error=error, stop=stop), 200
+    return redirect(location, 303)
+
+
+@bp.route("/training/teach", methods=("POST",))
+def upload():
+    """Photos of a deck's cards: check, keep and read them, then its teaching page shows the faces found."""
+    name = request.form.get("deck", "").strip()
+    uploads = [(file.filename or "", file.read()) for file in request.files.getlist("photos") if file.filename]
+    token = upload_token(request.form.get("upload_token"))
+    instance = current_app.instance_path
+    try:
+        learning.check_teaching_name(instance, name)
+    except ValueError as error:
+        flash(scoring.sentence(error), "error")
+        return answer(url_for("training.page", deck=name, _anchor="teach"), error=True, stop=True)
+    known = learning.teaching_view(instance, name) is not None
+    back = url_for("teaching.deck", name=name, _anchor="add-photos") if known else None
+    if not uploads:
+        flash("Choose one or more photos of your cards first (or take them with the camera).", "error")
+        return answer(back or url_for("training.page", deck=name, _anchor="teach"), error=True)
+    try:
+        done = teach_deck_photos(name, uploads, token)
+    except (ValueError, ImageError) as error:
+        flash(scoring.sentence(error), "error")
+        return answer(back or url_for("training.page", deck=name, _anchor="teach"), error=True, stop=True)
+    for category, sentence in done.said:
+        flash(sentence, category)
+    if not done.kept and not done.again:
+        return answer(back or url_for("training.page", deck=name, _anchor="teach"), error=True)
+    return answer(url_for("teaching.deck", name=name))
+
+
+@bp.route("/training/decks/<name>")
+def deck(name: str):
+    """A deck's teaching page: the faces found with their names, what is missing, Save, Add photos."""
+    deck_name_or_404(name)
+    view = learning.teaching_view(current_app.instance_path, name)
+    if view is None:
+        abort(404)
+    return render_template("training/deck.html", deck=view, cards=CARD_CODES)
+
+
+def render_with_error(name: str, message: str, status: int = 400):
+    """The teaching page again with what was wrong (nothing was changed)."""
+    view = learning.teaching_view(current_app.instance_path, name)
+    if view is None:
+        abort(404)
+    return render_template("training/deck.html", deck=view, cards=CARD_CODES, error=message), status
+
+
+@bp.route("/training/decks/<name>/faces/<face_id>", methods=("POST",))
+def change_face(name: str, face_id: str):
+    """Name a face, confirm its name, leave it out or put it back (the same whatever the taps)."""
+    deck_name_or_404(name)
+    if len(face_id) > FACE_ID_LENGTH:
+        abort(404)
+    action = request.form.get("action", "")
+    try:
+        face = learning.change_taught_face(current_app.instance_path, name, face_id, action, request.form.get("code"))
+    except LookupError:
+        abort(404)
+    except ValueError as error:
+        return render_with_error(name, scoring.sentence(error))
+    label = face["label"][:1].upper() + face["label"][1:]
+    if action == "leave_out":
+        flash(f"{label} is left out; “Put it back” under its face undoes this.")
+    elif action == "put_back":
+        flash(f"{label} is back in, as {scoring.card_label(face['name'])}." if face["name"] else f"{label} is back in.")
+    else:
+        flash(f"{label} is {scoring.card_label(face['name'])}.")
+    return redirect(url_for("teaching.deck", name=name, _anchor=f"face-{face_id}"), 303)
+
+
+@bp.route("/training/decks/<name>/save", methods=("POST",))
+def save(name: str):
+    """Write the named faces into the deck (the writer of ``ginscore deck add``)."""
+    deck_name_or_404(name)
+    try:
+        saved = learning.save_taught_faces(current_app.instance_path, name)
+    except LookupError:
+        abort(404)
+    except ValueError as error:
+        return render_with_error(name, scoring.sentence(error), 409)
+    faces = saved["faces"]
+    state = "complete: the next retrain learns it" if faces == len(CARD_CODES) else f"{len(saved['missing'])} missing"
+    if saved["written"]:
+        replaced = (
+            f" {len(saved['replaced'])} face{'s' if len(saved['replaced']) != 1 else ''} it had "
+            f"{'were' if len(saved['replaced']) != 1 else 'was'} replaced (the old ones are kept in its replaced/ folder)."
+            if saved["replaced"]
+            else ""
+        )
+        flash(
+            f"Deck {name} saved: {saved['written']} face{'s' if saved['written'] != 1 else ''} written; "
+            f"it has {faces}/52 faces ({state}).{replaced}"
+        )
+    else:
+        flash(f"Nothing new to save: deck {name} has {faces}/52 faces ({state}).")
+    return redirect(url_for("teaching.deck", name=name), 303)
+
+
+@bp.route("/training/decks/<name>/read", methods=("POST",))
+def read_again(name: str):
+    """Read the photos whose reading was cut short (the server stopped while reading them)."""
+    deck_name_or_404(name)
+    if learning.teaching_view(current_app.instance_path, name) is None:
+        abort(404)
+    try:
+        said = read_unread_teaching_photos(name)
+    except ImageError as error:
+        flash(scoring.sentence(error), "error")
+        return redirect(url_for("teaching.deck", name=name), 303)
+    for category, sentence in said or [("message", "Every photo is read.")]:
+        flash(sentence, category)
+    return redirect(url_for("teaching.deck", name=name), 303)
+
+
+@bp.route("/training/decks/<name>/faces/<face_id>.png")
+def face_png(name: str, face_id: str):
+    return _face_file(name, face_id, small=False)
+
+
+@bp.route("/training/decks/<name>/faces/<face_id>.jpg")
+def face_thumb(name: str, face_id: str):
+    return _face_file(name, face_id, small=True)
+
+
+def _face_file(name: str, face_id: str, small: bool):
+    deck_name_or_404(name)
+    path = learning.taught_face_image(current_app.instance_path, name, face_id, small)
+    if path is None:
+        abort(404)
+    response = send_file(path, mimetype="image/jpeg" if small else "image/png", max_age=86400)
+    return response
