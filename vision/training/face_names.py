@@ -239,3 +239,22 @@ def odd_faces(new: Sequence[np.ndarray | None], known: Sequence[np.ndarray] = ()
             )[k]
             odd[i] = f"its corner index {where.format(feature[k])}, on the deck's other faces {median[k]:.2f}"
     return {i: f"{why}: a card of another deck?" for i, why in odd.items()}
+
+
+def name_found_cards(detector, cards: list[FoundCard], known_features: Sequence[np.ndarray] = ()) -> list[Naming]:
+    """The reader's names for the cards found in a deck's photos (``name_faces`` with what the photos' corner
+    indices read), one name given twice flagged on both faces (``mark_duplicates``), and faces whose index
+    layout is unlike the deck's others or ``known_features`` (faces taught before) doubted as another
+    deck's (``odd_faces``): what ``ginscore deck add`` and the Training page both ask the user about."""
+    namings = name_faces(
+        detector,
+        [card.face for card in cards],
+        photo_readings=[card.reading for card in cards],
+        notes=[card.notes for card in cards],
+        index_boxes=[card.index_boxes for card in cards],
+    )
+    namings = mark_duplicates(cards, namings)
+    features = [index_features(card.index_boxes, (card.face.shape[1], card.face.shape[0])) for card in cards]
+    for i, why in odd_faces(features, known_features).items():
+        namings[i] = namings[i].doubting(why, odd=True)
+    return namings

@@ -38,7 +38,7 @@ from vision.detections import canonical_code
 from vision.detector import load_detector
 from vision.reading import ImageError
 from vision.training.corner_finder import find_deck_indices, round_corners, save_png
-from vision.training.face_names import CORNERS, Naming, index_features, mark_duplicates, name_faces, odd_faces
+from vision.training.face_names import CORNERS, Naming, index_features, name_found_cards
 from vision.training.synth.decks import DATASETS
 from vision.training.table_cards import CARD_RATIO, FACE_HEIGHT, LAY_THEM_OUT, Box, FoundCard, photo_cards
 from vision.training.table_cards import cards_in_photo as cards_in_photo  # where callers found it before
@@ -457,17 +457,7 @@ def teach_deck(
         f"photo{'s' if len(files) != 1 else ''}; naming them with the current reader...",
         file=out,
     )
-    namings = name_faces(
-        detector,
-        [card.face for card in cards],
-        photo_readings=[card.reading for card in cards],
-        notes=[card.notes for card in cards],
-        index_boxes=[card.index_boxes for card in cards],
-    )
-    namings = mark_duplicates(cards, namings)
-    features = [index_features(card.index_boxes, (card.face.shape[1], card.face.shape[0])) for card in cards]
-    for i, why in odd_faces(features, taught_index_features(folder)).items():
-        namings[i] = namings[i].doubting(why, odd=True)
+    namings = name_found_cards(detector, cards, taught_index_features(folder))
     chosen = confirm_names(cards, namings, ask, out=out, ask_all=ask_all)
     if not chosen:
         raise ValueError("no face was named; nothing written")

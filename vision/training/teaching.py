@@ -41,7 +41,7 @@ import numpy as np
 from engine.cards import CARD_CODES, card_label
 from vision.detections import canonical_code
 from vision.reading import ImageError
-from vision.training.face_names import index_features, mark_duplicates, name_faces, odd_faces
+from vision.training.face_names import index_features, name_found_cards
 from vision.training.table_cards import LAY_THEM_OUT, MAX_PHOTO_SIDE, photo_cards
 from vision.training.teach_deck import (
     NamedFace,
@@ -315,20 +315,8 @@ def read_photo(
             else:
                 cards, notes = found.cards, list(found.notes)
                 if cards:
-                    namings = name_faces(
-                        detector,
-                        [card.face for card in cards],
-                        photo_readings=[card.reading for card in cards],
-                        notes=[card.notes for card in cards],
-                        index_boxes=[card.index_boxes for card in cards],
-                    )
-                    namings = mark_duplicates(cards, namings)
-                    features = [
-                        index_features(card.index_boxes, (card.face.shape[1], card.face.shape[0])) for card in cards
-                    ]
                     taught = taught_index_features(user_decks_dir(instance) / name)
-                    for i, why in odd_faces(features, [*taught, *known]).items():
-                        namings[i] = namings[i].doubting(why, odd=True)
+                    namings = name_found_cards(detector, cards, [*taught, *known])
         size = _photo_size(path)
         said = [failed] if failed else [_for_people(note, photo, path, size=size) for note in notes]
         if not failed and not cards and not notes:
