@@ -4,7 +4,8 @@
                                             [--models DIR] [--threads N] [--partners [NAME ...]] [--rotations N]
 
 Prints seconds per photo (decode / detect / cards+hands / engine, and the total) and webcam frames
-per second. The photo is a showdown of about 20 cards (a crop of a real-val deal, datasets/real/real-val)
+per second, of a still table (each frame with its own noise; ``vision.frame_memory`` keeps the readings of
+unchanged crops) and of a moving one (every crop read afresh). The photo is a showdown of about 20 cards (a crop of a real-val deal, datasets/real/real-val)
 pasted on a 4032 x 3024 table, saved as a JPEG like a phone's; without real-val a plain table photo is
 used. Beside each time it prints, from the same run, a bare ultralytics predict of the detector on the
 same pixels (the decoded photo at the photo size, the frame at the webcam size) and the ratio: what
@@ -61,6 +62,14 @@ def webcam_frame() -> np.ndarray:
         else Image.new("RGB", (640, 480), (34, 96, 58))
     )
     return np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
+
+
+def camera_frame(frame: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> np.ndarray:
+    """The frame as a webcam delivers it: with its own sensor noise (sigma ``noise`` grey levels) and JPEG."""
+    import cv2
+
+    noisy = np.clip(frame + rng.normal(0.0, noise, frame.shape), 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
 
 
 def main() -> int:
@@ -154,25 +163,32 @@ def main() -> int:
         f"the whole reading is {total / baseline:.2f}x that"
     )
 
-    frame = webcam_frame()
-    for _ in range(3):
-        detector.detect(frame, imgsz=webcam_imgsz, rotations=1, mode="frame")
-        bare_predict(frame, webcam_imgsz)
-    elapsed = bare_elapsed = 0.0
-    for _ in range(args.frames):
-        start = time.perf_counter()
-        image = decode_image(frame, max_side=webcam_imgsz)
-        detections = detector.detect(image.pixels, imgsz=webcam_imgsz, rotations=1, mode="frame").scaled(
-            image.to_original
-        )  # as read_frame
-        split_hands(merge_corners(detections).cards)
-        elapsed += time.perf_counter() - start
-        bare_elapsed += bare_predict(frame, webcam_imgsz)
-    print(
-        f"webcam 640 x 480: {args.frames / elapsed:.1f} frames/s ({elapsed / args.frames * 1000:.0f} ms/frame, "
-        f"{len(detections)} boxes in the last frame); bare ultralytics predict {bare_elapsed / args.frames * 1000:.0f} "
-        f"ms/frame: {elapsed / bare_elapsed:.2f}x that"
-    )
+    # webcam frames as read_frame reads them: a still table (each frame with its own sensor noise and JPEG,
+    # as a camera delivers them: vision.frame_memory keeps the readings of unchanged crops), and a table
+    # where everything moves (each frame shifted 4 px from the last: every crop is read afresh)
+    rng = np.random.default_rng(0)
+    base = webcam_frame()
+    for label, shift in (("still table", 0), ("moving table", 4)):
+        frames = [camera_frame(np.roll(base, shift * k, axis=1), rng) for k in range(args.frames + 3)]
+        for frame in frames[:3]:
+            detector.detect(frame, imgsz=webcam_imgsz, rotations=1, mode="frame")
+            bare_predict(frame, webcam_imgsz)
+        elapsed = bare_elapsed = 0.0
+        for frame in frames[3:]:
+            start = time.perf_counter()
+            image = decode_image(frame, max_side=webcam_imgsz)
+            detections = detector.detect(image.pixels, imgsz=webcam_imgsz, rotations=1, mode="frame").scaled(
+                image.to_original
+            )  # as read_frame
+            split_hands(merge_corners(detections).cards)
+            elapsed += time.perf_counter() - start
+            bare_elapsed += bare_predict(frame, webcam_imgsz)
+        print(
+            f"webcam 640 x 480, {label}: {args.frames / elapsed:.1f} frames/s ({elapsed / args.frames * 1000:.0f} "
+            f"ms/frame, {len(detections)} boxes in the last frame, of its crops {detector.frame_crops_kept[0]} of "
+            f"{detector.frame_crops_kept[1]} kept their reading); bare ultralytics predict "
+            f"{bare_elapsed / args.frames * 1000:.0f} ms/frame: {elapsed / bare_elapsed:.2f}x that"
+        )
     return 0
 
 

@@ -39,6 +39,7 @@ from engine.cards import CARD_CODES
 from vision.crops import CROP_SIZE, crop_indices
 from vision.decision import FRAME, PHOTO, BoxEvidence, ReadingMode, check_mode, decide_boxes
 from vision.detections import Detections, box_iou, canonical_code
+from vision.frame_memory import FrameMemory, crop_thumbnails, remembered
 from vision.model_settings import CLASSIFIER_FILE, DecisionSettings, ModelError, ModelSettings, read_model_settings
 from vision.paths import ultralytics_settings_dir
 
@@ -204,6 +205,7 @@ class CardIndexDetector:
         use_all_cores()
         self.settings = settings
         self._lock = threading.Lock()  # ultralytics predictors are not thread-safe
+        self._frame_memory: FrameMemory | None = None  # the last webcam frame's crop readings
         self._detector = YOLO(str(settings.detector.weights), task="detect")
         names = dict(self._detector.names)
         self._classifier = None
@@ -301,7 +303,11 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            card_ids, probabilities, rejected, dissent = self._read_crops(*self._crops(pixels, xyxy), rotations)
+            crops, isolated = self._crops(pixels, xyxy)
+            if photo:
+                card_ids, probabilities, rejected, dissent = self._read_crops(crops, isolated, rotations)
+            else:
+                card_ids, probabilities, rejected, dissent = self._read_frame_crops(xyxy, crops, isolated, rotations)
         decided = decide_boxes(
             BoxEvidence(scores, card_ids, probabilities, rejected, dissent),
             decision,
@@ -514,6 +520,29 @@ class CardIndexDetector:
         for first in firsts:
             dissent = np.where((dissent < 0) & (first != card_ids[:, 0]), first, dissent)
         return card_ids, np.take_along_axis(cards, ranked, axis=1), rejected, dissent
+
+    def _read_frame_crops(
+        self, xyxy: np.ndarray, crops: list[np.ndarray], isolated: list[np.ndarray] | None, rotations: int | None
+    ) -> tuple[np.ndarray, ...]:
+        """``_read_crops`` for a webcam frame: a crop the same as one of the last frame's, at the same place,
+        keeps that reading (``vision.frame_memory``); the others are read in one batch."""
+        reader = (self.settings.classifiers, rotations)
+        thumbnails = crop_thumbnails(crops)
+        memory = self._frame_memory
+        kept = memory.same_crops(reader, xyxy, thumbnails) if memory is not None else np.full(len(crops), -1)
+        new = np.flatnonzero(kept < 0)
+        fresh = self._read_crops(
+            [crops[i] for i in new], [isolated[i] for i in new] if isolated is not None else None, rotations
+        )
+        readings, reuses = remembered(memory, kept, fresh)
+        self._frame_memory = FrameMemory(reader, np.asarray(xyxy, dtype=np.float64), thumbnails, readings, reuses)
+        return readings
+
+    @property
+    def frame_crops_kept(self) -> tuple[int, int]:
+        """Of the last webcam frame's crops: how many kept the reading of the frame before, and how many there were."""
+        memory = self._frame_memory
+        return (int((memory.reuses > 0).sum()), len(memory.reuses)) if memory is not None else (0, 0)
 
     def _classify(self, classifier: Any, crops: list[np.ndarray], rotations: int) -> np.ndarray:
         """One classifier's probabilities of the crops at ``rotations`` (``classify_crops``)."""

@@ -1,0 +1,79 @@
+"""Webcam frames of a still table keep the readings of unchanged crops (vision/frame_memory.py), and a
+changed crop is read afresh: with the memory, a frame reads as it reads without it."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector import load_detector
+
+DEAL = Path(__file__).resolve().parents[2] / "datasets" / "real" / "real-val" / "images" / "deal5.jpg"
+
+
+def webcam_frames(count: int, seed: int = 0) -> list[np.ndarray]:
+    """``count`` 640-px frames of one real deal, each with its own sensor noise and JPEG, as a webcam gives them."""
+    image = cv2.imread(str(DEAL))
+    scale = 640 / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    rng = np.random.default_rng(seed)
+    frames = []
+    for _ in range(count):
+        noisy = np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+        frames.append(cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR))
+    return frames
+
+
+def fresh_reader():
+    """A reader with no memory of earlier frames (the same loaded models)."""
+    detector = load_detector()
+    return detector.deciding_by(detector.settings.decision)
+
+
+def cards_of(detections) -> list[str]:
+    return sorted(detections.codes)
+
+
+@pytest.mark.skipif(not DEAL.exists(), reason="needs datasets/real/real-val")
+def test_a_still_table_keeps_most_readings_and_reads_the_same_cards():
+    first, second = webcam_frames(2)
+    remembering = fresh_reader()
+    remembering.detect(first, imgsz=640, rotations=1, mode="frame")
+    assert remembering.frame_crops_kept[0] == 0  # nothing to keep from before the first frame
+    with_memory = remembering.detect(second, imgsz=640, rotations=1, mode="frame")
+    kept, crops = remembering.frame_crops_kept
+    assert crops >= 30 and kept >= 0.6 * crops, (kept, crops)
+    without = fresh_reader().detect(second, imgsz=640, rotations=1, mode="frame")
+    # the same cards at the same places; a kept reading is the last frame's, so its number may differ a little
+    assert cards_of(with_memory) == cards_of(without)
+    assert np.allclose(np.sort(with_memory.confidence), np.sort(without.confidence), atol=0.1)
+
+
+@pytest.mark.skipif(not DEAL.exists(), reason="needs datasets/real/real-val")
+def test_a_card_put_where_another_lay_is_read_afresh():
+    first, second = webcam_frames(2, seed=1)
+    reader = fresh_reader()
+    read = reader.detect(first, imgsz=640, rotations=1, mode="frame")
+    # paste one card's corner index over another's (both clear readings): a card replaced in place
+    order = np.argsort(-read.confidence)
+    target, source = read.xyxy[order[0]], read.xyxy[next(i for i in order[1:] if read.codes[i] != read.codes[order[0]])]
+    x0, y0, x1, y1 = (int(round(v)) for v in target)
+    sx0, sy0 = int(round(source[0])), int(round(source[1]))
+    changed = second.copy()
+    patch = first[sy0 : sy0 + (y1 - y0), sx0 : sx0 + (x1 - x0)]
+    changed[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]] = patch
+    with_memory = reader.detect(changed, imgsz=640, rotations=1, mode="frame")
+    without = fresh_reader().detect(changed, imgsz=640, rotations=1, mode="frame")
+    assert cards_of(with_memory) == cards_of(without)
+    assert reader.frame_crops_kept[0] < reader.frame_crops_kept[1]  # the pasted crop was read again
+
+
+@pytest.mark.skipif(not DEAL.exists(), reason="needs datasets/real/real-val")
+def test_photos_never_use_the_frame_memory():
+    frame = webcam_frames(1)[0]
+    reader = fresh_reader()
+    reader.detect(frame, imgsz=640, rotations=1, mode="frame")
+    before = reader.frame_crops_kept
+    reader.detect(frame, imgsz=640)  # photo mode
+    assert reader.frame_crops_kept == before

@@ -1,0 +1,114 @@
+"""Webcam frames of a still table: a corner crop the same as in the last frame keeps its reading.
+
+The live view reads up to 10 frames a second of a table that is mostly still. Classifying every corner
+crop again costs more than the detector pass itself (56 crops of a 52-card deal, three classifiers). So in
+frame mode (``vision.detector.CardIndexDetector.detect``) a box keeps the classifiers' reading of the last
+frame when, in this frame:
+
+* it lies where a box of the last frame lay (``SAME_PLACE_IOU``), and
+* its crop looks the same: no pixel of the two crops' blurred 16 x 16 grey thumbnails differs by more
+  than ``SAME_CROP_LEVEL`` grey levels. Measured on real-val's 377 labelled indices shrunk to 640 px (a
+  webcam's size; ``python3 benchmarks/frame_memory.py``): the same index in two frames (sensor noise of
+  sigma 4, JPEG, boxes shifted by up to 0.7 px) differs by 10.9 levels at the median, and 79 % of such
+  pairs lie within 16; of 2,944 pairs of different cards of the same rank or suit, the closest differ by
+  19.1 and 99 % by more than 55. At 16 no different card is taken for the same; at 20, one is.
+
+and no reading is kept for more than ``MOST_REUSES`` frames in a row: every crop is read afresh at least
+that often. The detector's pass runs on every frame, so a card that moves, appears or leaves is seen at
+once. Photos never use this memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detections import box_iou
+
+SAME_PLACE_IOU = 0.8
+SAME_CROP_LEVEL = 16.0
+MOST_REUSES = 10
+THUMBNAIL_SIDE = 16
+THUMBNAIL_BLUR = 1.0
+
+
+def crop_thumbnails(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """(N, 16, 16) float32: each BGR crop in grey, shrunk to 16 x 16 and blurred a little (sigma 1 px)."""
+    if not len(crops):
+        return np.zeros((0, THUMBNAIL_SIDE, THUMBNAIL_SIDE), dtype=np.float32)
+    small = [
+        cv2.resize(
+            cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), (THUMBNAIL_SIDE, THUMBNAIL_SIDE), interpolation=cv2.INTER_AREA
+        ).astype(np.float32)
+        for crop in crops
+    ]
+    return np.stack([cv2.GaussianBlur(s, (0, 0), THUMBNAIL_BLUR) for s in small])
+
+
+@dataclass(frozen=True, eq=False)
+class FrameMemory:
+    """The last frame's boxes, their crops' thumbnails and the readings of them (each reading array's row
+    k belongs to box k), how many frames in a row each reading was kept, and what read them (``reader``:
+    any value that changes when the classifiers or their settings do)."""
+
+    reader: object
+    xyxy: np.ndarray
+    thumbnails: np.ndarray
+    readings: tuple[np.ndarray, ...]
+    reuses: np.ndarray
+
+    def same_crops(self, reader: object, xyxy: np.ndarray, thumbnails: np.ndarray) -> np.ndarray:
+        """For each box of this frame, the row of the last frame's box whose reading it keeps, or -1.
+
+        >>> crop = np.full((16, 16), 200, np.float32)
+        >>> memory = FrameMemory("r", np.array([[0.0, 0, 10, 10]]), crop[None], (np.array([7]),), np.zeros(1, int))
+        >>> memory.same_crops("r", np.array([[0.5, 0, 10, 10], [0.5, 0, 10, 10], [50, 0, 60, 10]]),
+        ...                   np.stack([crop + 5, crop - 60, crop])).tolist()
+        [0, -1, -1]
+        >>> memory.same_crops("another reader", np.array([[0.0, 0, 10, 10]]), crop[None]).tolist()
+        [-1]
+        """
+        kept = np.full(len(xyxy), -1, dtype=np.int64)
+        if reader != self.reader or not len(xyxy) or not len(self.xyxy):
+            return kept
+        overlaps = box_iou(np.asarray(xyxy, dtype=np.float64), self.xyxy)
+        nearest = overlaps.argmax(axis=1)
+        for i, j in enumerate(nearest):
+            if (
+                overlaps[i, j] >= SAME_PLACE_IOU
+                and self.reuses[j] < MOST_REUSES
+                and float(np.abs(thumbnails[i] - self.thumbnails[j]).max()) <= SAME_CROP_LEVEL
+                and j not in kept[:i]
+            ):
+                kept[i] = j
+        return kept
+
+
+def remembered(
+    memory: FrameMemory | None, kept: np.ndarray, fresh: tuple[np.ndarray, ...]
+) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """Each box's reading: the last frame's where ``kept`` names a row of ``memory``, else the next row of
+    ``fresh`` (the readings of the boxes not kept, in order); and how many frames in a row each was kept.
+
+    >>> memory = FrameMemory("r", np.zeros((2, 4)), np.zeros((2, 16, 16)), (np.array([10, 11]),), np.array([0, 3]))
+    >>> readings, reuses = remembered(memory, np.array([1, -1, -1]), (np.array([20, 21]),))
+    >>> readings[0].tolist(), reuses.tolist()
+    ([11, 20, 21], [4, 0, 0])
+    """
+    count = len(kept)
+    new = np.flatnonzero(kept < 0)
+    old = np.flatnonzero(kept >= 0)
+    readings = []
+    for k, fresh_values in enumerate(fresh):
+        values = np.empty((count, *fresh_values.shape[1:]), dtype=fresh_values.dtype)
+        values[new] = fresh_values
+        if memory is not None and len(old):
+            values[old] = memory.readings[k][kept[old]]
+        readings.append(values)
+    reuses = np.zeros(count, dtype=np.int64)
+    if memory is not None and len(old):
+        reuses[old] = memory.reuses[kept[old]] + 1
+    return tuple(readings), reuses
