@@ -164,6 +164,8 @@ def test_box_iou():
         "vision.evaluation.calibration",
         "vision.frame_vote",
         "vision.stillness",
+        "vision.frame_memory",
+        "vision.detector",
     ],
 )
 def test_docstring_examples_hold(module_name):
