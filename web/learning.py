@@ -94,6 +94,15 @@ def unread_teaching_photos(instance: str | os.PathLike[str], name: str) -> list[
     return teaching.unread_photos(name, Path(instance))
 
 
+DamagedTeaching = teaching.DamagedTeaching  # a deck's teaching record cannot be read
+
+
+def start_teaching_again(instance: str | os.PathLike[str], name: str) -> int:
+    """Start a deck whose teaching record is damaged again from its kept photos (the damaged file is kept
+    aside); how many photos wait to be read."""
+    return teaching.start_again(name, Path(instance))
+
+
 def teaching_view(instance: str | os.PathLike[str], name: str) -> dict[str, Any] | None:
     """The teaching page's content of a deck; None when it is neither taught nor being taught."""
     return teaching.teaching_view(name, Path(instance))

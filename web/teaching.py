@@ -45,6 +45,24 @@ def answer(location: str, error: bool = False, stop: bool = False):
     return redirect(location, 303)
 
 
+@bp.errorhandler(learning.DamagedTeaching)
+def damaged_record(error: learning.DamagedTeaching):
+    """A deck whose teaching record cannot be read: say so, and offer to start again from its kept photos."""
+    return render_template("training/damaged.html", name=error.deck, message=scoring.sentence(error)), 409
+
+
+@bp.route("/training/decks/<name>/start-again", methods=("POST",))
+def start_again(name: str):
+    """Start a deck with a damaged teaching record again: its kept photos wait to be read once more."""
+    deck_name_or_404(name)
+    kept = learning.start_teaching_again(current_app.instance_path, name)
+    flash(
+        f"Deck {name} starts again from its {kept} kept photo{'' if kept == 1 else 's'}: read "
+        f"{'it' if kept == 1 else 'them'}, then check the names of the cards found."
+    )
+    return redirect(url_for("teaching.deck", name=name), 303)
+
+
 @bp.route("/training/teach", methods=("POST",))
 def upload():
     """Photos of a deck's cards: check, keep and read them, then its teaching page shows the faces found."""

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 from sheet_helpers import needs_model
 
-from engine.cards import CARD_CODES
+from engine.cards import CARD_CODES, card_label
 from vision.training.synth.decks import DATASETS, load_deck
 from vision.training.synth.table_photo import render_table_photo, write_suit_photos
 from web import create_app, learning
@@ -335,6 +335,32 @@ def test_photos_without_usable_cards_are_said_so_and_lose_nothing_taught(copy, p
     assert [photo["state"] for photo in state["photos"]] == ["read", "read", "failed", "read"]
     assert len(state["faces"]) == 13 + 7  # the spades taught before are all there, and the clear diamonds
     assert "The photo is blurred" in page.split('id="photos"')[1]  # each photo's notes stay on the page
+
+
+def test_a_damaged_record_is_said_so_and_the_deck_starts_again_from_its_kept_photos(copy):
+    _, client, instance = copy
+    folder = instance / "teaching" / "penguins"
+    kept = sorted(path.name for path in (folder / "photos").iterdir())
+    (folder / "state.json").write_text('{"photos": [{"id": "001', encoding="utf-8")  # cut short
+    page = client.get("/training/decks/penguins")
+    text = page.data.decode()
+    assert page.status_code == 409 and "Traceback" not in text
+    assert "The record of teaching deck penguins is damaged" in text
+    assert "Its photos are kept: start the deck again from them" in text
+    assert client.get("/training").status_code == 200  # the Training page still lists the decks
+
+    response = client.post("/training/decks/penguins/start-again")
+    assert response.status_code == 303
+    page = client.get(response.headers["Location"]).data.decode()
+    assert "Deck penguins starts again from its 1 kept photo" in " ".join(said(page))
+    assert [path.name for path in folder.glob("state.json.damaged-*")]  # the damaged record is kept aside
+    state = state_of(instance, "penguins")
+    assert [(photo["file"], photo["state"], photo["number"]) for photo in state["photos"]] == [(kept[0], "waiting", 1)]
+    assert "not read to the end" in page  # the page offers to read it
+
+    response = client.post("/training/decks/penguins/read")
+    page = client.get(response.headers["Location"]).data.decode()
+    assert sorted(tiles(page).values()) == sorted(card_label(code) for code in SPADES)  # found once more
 
 
 # ---------------------------------------------------------------- the table PIN and CSRF

@@ -61,6 +61,7 @@ ACTIONS = ("name", "confirm", "leave_out", "put_back")
 
 LAY_THEM_OUT_HERE = "lay the cards face up, 1-3 cm apart, on a plain table and photograph them from above in good light"
 
+KEPT_PHOTO = re.compile(r"\d{3}[0-9a-f]{6}")  # a kept photo's id (keep_photos), its file's name
 STATE_LOCK = threading.Lock()  # every read-change-write of a state file, in this process
 SAVE_LOCK = threading.Lock()  # writing a deck (a double tap on Save writes it once)
 _reading: set[tuple[str, str]] = set()  # (teaching folder, photo id) being read now in this process
@@ -100,8 +101,19 @@ def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S")
 
 
+class DamagedTeaching(ValueError):
+    """A deck's ``state.json`` cannot be read (a disk full, a hand edit): ``start_again`` keeps its photos."""
+
+    def __init__(self, name: str, path: Path, detail: str = "") -> None:
+        self.deck, self.path, self.detail = name, path, detail
+        super().__init__(
+            f"the record of teaching deck {name} is damaged and cannot be read. Its photos are kept: start the "
+            "deck again from them, and check the names of the cards found once more"
+        )
+
+
 def read_state(name: str, instance: Path | str | None = None) -> dict[str, Any] | None:
-    """The teaching state of deck ``name``; None when it is not being taught."""
+    """The teaching state of deck ``name``; None when it is not being taught (``DamagedTeaching``: unreadable)."""
     path = teaching_folder(name, instance) / STATE_FILE
     try:
         text = path.read_text(encoding="utf-8")
@@ -109,11 +121,44 @@ def read_state(name: str, instance: Path | str | None = None) -> dict[str, Any] 
         return None
     try:
         state = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"the teaching file of deck {name!r} ({path}) is damaged: {error}") from None
-    if not isinstance(state, dict):
-        raise ValueError(f"the teaching file of deck {name!r} ({path}) is damaged")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise DamagedTeaching(name, path, str(error)) from None
+    if not isinstance(state, dict) or not all(isinstance(state.get(key), list) for key in ("photos", "faces")):
+        raise DamagedTeaching(name, path)
     return state
+
+
+def start_again(name: str, instance: Path | str | None = None) -> int:
+    """Start teaching deck ``name`` again from the photos it kept, when its state was damaged: the damaged
+    file is moved aside (``state.json.damaged-TIME``, never deleted), and every kept photo waits to be read
+    again (``unread_photos``). The number of photos kept. Faces already saved into the taught deck stay."""
+    folder = teaching_folder(name, instance)
+    with STATE_LOCK:
+        try:
+            state = read_state(name, instance)
+        except DamagedTeaching:
+            pass
+        else:  # not damaged (or not being taught): nothing to do
+            return len(state["photos"]) if state is not None else 0
+        (folder / STATE_FILE).replace(folder / f"{STATE_FILE}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        state = _new_state(name)
+        kept = sorted((folder / PHOTOS).glob("*")) if (folder / PHOTOS).is_dir() else []
+        photos = [path for path in kept if path.is_file() and KEPT_PHOTO.fullmatch(path.stem)]
+        for path in photos:
+            state["photos"].append(
+                {
+                    "id": path.stem,
+                    "number": int(path.stem[:3]),
+                    "file": path.name,
+                    "sent_as": "",
+                    "state": "waiting",
+                    "cards": 0,
+                    "notes": [],
+                    "added": _now(),
+                }
+            )
+        write_state(folder, state)
+    return len(photos)
 
 
 def _new_state(name: str) -> dict[str, Any]:
