@@ -187,7 +187,8 @@ def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bg
     tensor = torch.from_numpy(np.ascontiguousarray(batch)).permute(0, 3, 1, 2).float().div_(255.0)
     network = classifier.model
     with torch.inference_mode():
-        network.eval()
+        if network.training:
+            network.eval()
         output = network(tensor.to(next(network.parameters()).dtype))
     output = output[0] if isinstance(output, (list, tuple)) else output
     if float(output.sum(dim=1).mean()) > 1.01 or float(output.min()) < 0:  # logits, not probabilities
