@@ -179,8 +179,10 @@ def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bg
     """
     import torch
 
-    if rotations > 1:
-        return combine_turns([classify_crops(classifier, turned(crops, k), channels) for k in quarter_turns(rotations)])
+    if rotations > 1:  # every turn of every crop in one batch: one pass of the network
+        turns = quarter_turns(rotations)
+        every = classify_crops(classifier, [crop for k in turns for crop in turned(crops, k)], channels)
+        return combine_turns(np.split(every, len(turns)))
     batch = np.stack(crops)
     if channels == "rgb":
         batch = batch[..., ::-1]
