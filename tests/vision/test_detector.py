@@ -427,3 +427,37 @@ def test_detect_at_another_imgsz_keeps_photo_mode(model_folders, tmp_path, capsy
     (reading,) = json.loads(capsys.readouterr().out)
     assert reading["cards"], "the second way in read cards at --imgsz 256"
     assert all("weak_box" in [r["kind"] for r in card["review"]] for card in reading["cards"])
+
+
+def test_reading_with_fewer_classifiers_or_turns_shares_the_loaded_models():
+    """benchmarks/classifier_choice.py compares choices through CardIndexDetector.reading_with."""
+    from vision.detector import load_detector
+
+    shipped = load_detector()
+    partners = shipped.settings.classifiers.partners
+    assert len(partners) == 2
+    boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250], [300, 300, 330, 345]], dtype=float)
+    same = shipped.reading_with(partners, shipped.settings.classifiers.rotations)
+    assert same.settings == shipped.settings  # all of them, the same turns: the shipped reader
+    assert all(
+        (a == b).all() for a, b in zip(same.read_boxes(photo(), boxes), shipped.read_boxes(photo(), boxes), strict=True)
+    )
+    alone = shipped.reading_with((), 1)
+    assert alone.settings.classifiers.partners == () and alone.settings.classifiers.rotations == 1
+    assert alone.settings.classifiers.mix == 1.0 and shipped.settings.classifiers.partners == partners
+    assert not np.allclose(
+        alone.read_boxes_before_gate(photo(), boxes)[1], shipped.read_boxes_before_gate(photo(), boxes)[1]
+    )
+    with pytest.raises(ModelError, match="not among those loaded"):
+        shipped.reading_with((partners[0].with_name("other.pt"),), 4)
+
+
+def test_every_turn_in_one_batch_reads_as_each_turn_alone():
+    from vision.crops import crop_indices
+    from vision.detector import classify_crops, combine_turns, load_detector, turned
+
+    classifier = load_detector()._classifier
+    crops = crop_indices(photo(3), np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float))
+    together = classify_crops(classifier, crops, rotations=4)
+    apart = combine_turns([classify_crops(classifier, turned(crops, turn)) for turn in range(4)])
+    assert np.allclose(together, apart, atol=1e-9) and not np.allclose(together, classify_crops(classifier, crops))
