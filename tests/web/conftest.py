@@ -4,6 +4,7 @@ The plain helpers the tests call (new_game, add_counts, ...) are in sheet_helper
 from __future__ import annotations
 
 import pytest
+from browser_setup import CHROMIUM
 
 from web import create_app
 
@@ -30,7 +31,7 @@ def browser():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium",
+            executable_path=CHROMIUM,
             args=[
                 "--no-sandbox",
                 "--disable-gpu",

@@ -11,20 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from browser_setup import BROWSER_TESTS, PHONE
 from playwright.sync_api import Error as PlaywrightError
 from servers import Server
 from sheet_helpers import ANN_GIN, BOB_LOSES, needs_model, real_val_crop
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM),
-        reason="Debian chromium is not installed (apt-get install chromium; .ci/install does it)",
-    ),
-]
-PHONE = {"width": 390, "height": 844}
+pytestmark = BROWSER_TESTS
 SCREENSHOTS = Path(os.environ.get("GINSCORE_SCREENSHOTS", "")) if os.environ.get("GINSCORE_SCREENSHOTS") else None
 
 

@@ -11,19 +11,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_setup import BROWSER_TESTS, CHROMIUM, PHONE
 from servers import Server
 from sheet_helpers import needs_model
 
 from vision.training.synth.showdown_video import showdown_pictures, write_showdown_video
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    needs_model,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed (.ci/install does it)"),
-]
-PHONE = {"width": 390, "height": 844}
+pytestmark = [needs_model, *BROWSER_TESTS]
 OFFER_WITHIN_S = 30
 
 

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.error
 import urllib.request
 
 import pytest
+from browser_setup import BROWSER_TESTS, PHONE
 from servers import Server
 from sheet_helpers import insert_pending_photo, real_val_showdown
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed (.ci/install does it)"),
-]
-PHONE = {"width": 390, "height": 844}
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")

@@ -15,16 +15,12 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_setup import BROWSER_TESTS, DESKTOP, PHONE
 from servers import Server
 from sheet_helpers import ANN_GIN, BOB_LOSES, insert_pending_photo, real_val_showdown
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed"),
-]
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+pytestmark = BROWSER_TESTS
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
 SCREENSHOTS = Path(os.environ["GINSCORE_SCREENSHOTS"]) if os.environ.get("GINSCORE_SCREENSHOTS") else None
 
 

@@ -5,22 +5,15 @@ JavaScript too), and screenshots at 390 and 1280 px in /tmp/players_*.png to loo
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from browser_setup import BROWSER_TESTS, DESKTOP, PHONE
 from servers import ThreadServer
 
 from web import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed (.ci/install does it)"),
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+pytestmark = BROWSER_TESTS
 SCREENSHOTS = Path("/tmp")
 
 # Three games of Ann and Bob by the standard rules (gin 25, undercut 25, game 100, box 25, to 100), as

@@ -6,11 +6,11 @@ faces of one name are flagged and the card goes missing), the deck saved and lis
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import pytest
+from browser_setup import BROWSER_TESTS, DESKTOP, PHONE
 from servers import ThreadServer
 from sheet_helpers import needs_model
 
@@ -19,15 +19,7 @@ from vision.training.synth.decks import DATASETS, load_deck
 from vision.training.synth.table_photo import write_suit_photos
 from web import create_app, learning
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [
-    needs_model,
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed (.ci/install does it)"),
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+pytestmark = [needs_model, *BROWSER_TESTS]
 SCREENSHOTS = Path("/tmp")
 READING_S = 170  # four 1920 x 1080 photos on two busy cores: 3-20 s each to find the cards, as long to name them
 
