@@ -6,7 +6,6 @@ Every model used here is a copy of the shipped one in a temporary folder; models
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -21,16 +20,6 @@ from web.cli import main
 needs_model = pytest.mark.skipif(
     not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/"
 )
-
-
-@pytest.fixture(scope="module")
-def models_copy(tmp_path_factory) -> Path:
-    """The shipped reader, copied: tests never write into models/."""
-    folder = tmp_path_factory.mktemp("models")
-    for path in DEFAULT_MODELS_DIR.iterdir():
-        if path.is_file() and path.suffix in (".pt", ".json"):
-            shutil.copy2(path, folder / path.name)
-    return folder
 
 
 def card(code, box, confidence=0.9, runner_ups=()):

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from contextlib import redirect_stdout
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -41,16 +39,6 @@ def deck():
     deck = load_deck(DATASETS / "decks" / DECK)
     assert deck.split == "val"
     return deck
-
-
-@pytest.fixture(scope="module")
-def models_copy(tmp_path_factory) -> Path:
-    """The shipped reader, copied: tests never write into models/."""
-    folder = tmp_path_factory.mktemp("models")
-    for path in DEFAULT_MODELS_DIR.iterdir():
-        if path.is_file() and path.suffix in (".pt", ".json"):
-            shutil.copy2(path, folder / path.name)
-    return folder
 
 
 @pytest.fixture(scope="module")
