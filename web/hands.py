@@ -14,7 +14,7 @@ from vision.reading import ImageError
 from . import scoring, store
 from .scoring import CardGroups, HandView
 from .services import (
-    SAVE_TOKEN_PATTERN,
+    form_token,
     get_pending_photo,
     load_game_or_404,
     photo_error_status,
@@ -38,15 +38,6 @@ def replace_position_arg(game_id: int) -> int | None:
     if position is None or not 1 <= position <= len(store.get_hands(game_id)):
         abort(404)
     return position
-
-
-def save_token_arg(text: object) -> str | None:
-    """A form's one-time save token (None when the form has none); 400 for a damaged one."""
-    if text is None or text == "":
-        return None
-    if not isinstance(text, str) or not SAVE_TOKEN_PATTERN.fullmatch(text):
-        abort(400)
-    return text
 
 
 @bp.route("/games/<int:game_id>/photo", methods=("POST",))
@@ -308,7 +299,7 @@ def check_url(game_id: int, context: ReviewContext) -> str:
 def review(game_id: int):
     """'Check score' redirects to the checked hands (a GET); 'Save hand' stores the hand and goes to the sheet."""
     game = load_game_or_404(game_id)
-    save_token = save_token_arg(request.form.get("save_token"))
+    save_token = form_token(request.form.get("save_token"))
     confirm = request.form.get("action") == "confirm"
     if confirm and store.save_token_used(save_token):
         return already_saved(game_id)
@@ -381,7 +372,7 @@ def counts(game_id: int):
             counts_error=scoring.sentence(error),
         ), 400
     try:
-        position = save_hand(game, entry, replace, save_token=save_token_arg(request.form.get("save_token")))
+        position = save_hand(game, entry, replace, save_token=form_token(request.form.get("save_token")))
     except ValueError as error:
         flash(scoring.sentence(error), "error")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
@@ -398,7 +389,7 @@ def void(game_id: int):
             game,
             store.HandEntry(entry="void"),
             replace_position_arg(game_id),
-            save_token=save_token_arg(request.form.get("save_token")),
+            save_token=form_token(request.form.get("save_token")),
         )
     except ValueError as error:
         flash(scoring.sentence(error), "error")

@@ -8,24 +8,15 @@ one-time token, so a double tap does it once.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from . import records, scoring, store
 from .chart import head_to_head_svg
-from .services import MAX_NAME_LENGTH, SAVE_TOKEN_PATTERN
+from .services import MAX_NAME_LENGTH, form_token
 from .spreadsheet import csv_download
 
 bp = Blueprint("players", __name__)
-
-
-def change_token_arg(text: object) -> str | None:
-    """A form's one-time token (None when the form has none); 400 for a damaged one."""
-    if text is None or text == "":
-        return None
-    if not isinstance(text, str) or not SAVE_TOKEN_PATTERN.fullmatch(text):
-        abort(400)
-    return text
 
 
 def status_of(error: Exception) -> int:
@@ -82,7 +73,7 @@ def record():
 def rename():
     """Give a player another name (or write it one way) in every game."""
     source = request.form if request.method == "POST" else request.args
-    token = change_token_arg(request.form.get("change_token"))
+    token = form_token(request.form.get("change_token"))
     if request.method == "POST" and records.done_already(token):
         flash("That rename was done already (the button was pressed twice).")
         return redirect(url_for("players.index"), 303)
@@ -126,7 +117,7 @@ def merge():
     players = records.player_names()
     if request.method == "POST":
         try:
-            done = records.merge_players(a, b, keep, change_token_arg(request.form.get("change_token")))
+            done = records.merge_players(a, b, keep, form_token(request.form.get("change_token")))
         except records.AlreadyDone as error:
             flash(str(error))
             return redirect(url_for("players.index"), 303)

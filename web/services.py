@@ -173,6 +173,16 @@ def get_pending_photo(game_id: int, photo_id: int) -> PhotoRecord:
 SAVE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
+def form_token(text: object) -> str | None:
+    """A form's one-time token (a save, a change, an upload: a double tap sends it once): None when the form
+    has none; 400 for a damaged one."""
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str) or not SAVE_TOKEN_PATTERN.fullmatch(text):
+        abort(400)
+    return text
+
+
 def save_hand(
     game: GameRecord,
     entry: HandEntry,

@@ -15,7 +15,7 @@ from engine.cards import CARD_CODES
 from vision.reading import ImageError
 
 from . import learning, scoring
-from .services import SAVE_TOKEN_PATTERN, read_unread_teaching_photos, teach_deck_photos
+from .services import form_token, read_unread_teaching_photos, teach_deck_photos
 
 bp = Blueprint("teaching", __name__)
 
@@ -26,15 +26,6 @@ def deck_name_or_404(name: str) -> str:
     if not learning.valid_deck_name(name):
         abort(404)
     return name
-
-
-def upload_token(text: object) -> str | None:
-    """The upload form's one-time token (None when it has none); 400 for a damaged one."""
-    if text is None or text == "":
-        return None
-    if not isinstance(text, str) or not SAVE_TOKEN_PATTERN.fullmatch(text):
-        abort(400)
-    return text
 
 
 def answer(location: str, error: bool = False, stop: bool = False):
@@ -68,7 +59,7 @@ def upload():
     """Photos of a deck's cards: check, keep and read them, then its teaching page shows the faces found."""
     name = request.form.get("deck", "").strip()
     uploads = [(file.filename or "", file.read()) for file in request.files.getlist("photos") if file.filename]
-    token = upload_token(request.form.get("upload_token"))
+    token = form_token(request.form.get("upload_token"))
     instance = current_app.instance_path
     try:
         learning.check_teaching_name(instance, name)
