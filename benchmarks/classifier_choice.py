@@ -39,7 +39,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.detector import CardIndexDetector, classify_crops, combine_turns, turned  # noqa: E402
+from vision.detector import CardIndexDetector, classify_crops, combine_turns, quarter_turns, turned  # noqa: E402
 from vision.evaluation.calibration import (  # noqa: E402
     STRUCTURAL,
     calibrated_of,
@@ -78,8 +78,6 @@ class RememberingDetector(CardIndexDetector):
         return self.memory[key]
 
     def _classify(self, classifier: Any, crops: list[np.ndarray], rotations: int) -> np.ndarray:
-        from vision.detector import quarter_turns
-
         batch_key = digest(np.stack(crops))
         readings = []
         for turn in quarter_turns(rotations):
