@@ -150,16 +150,15 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
             read_codes.add(alternative)
             continue
         extras.append(reading)
+        # Said as a conflict of the photo, not as a reason on the card kept: on rendered held-out scenes the
+        # card kept was right as often as any other (1.35 % of right cards carried it, 1.5 % of wrong ones).
+        # What it tells is that a card there may be misread and left out: the conflict says where.
         same = [card for card in cards if card.card == reading.card] + [reading]
         seen_at = ", ".join(_place(r) for r in same)
-        reason = Reason(
-            "seen_twice",
+        conflicts.append(
             f"{card_label(reading.card)} seen in {len(same)} places that cannot be one card ({seen_at}): a second "
-            "deck or a misread; check this card",
-            (reading.card,),
+            f"deck, or a card there misread as {card_label(reading.card)} and left out; check the cards there"
         )
-        cards = [card.with_review(reason) if card.card == reading.card else card for card in cards]
-        conflicts.append(reason.text)
     cards, corner_conflicts = pair_opposite_corners(cards, unit)
     conflicts.extend(corner_conflicts)
     cards.sort(key=lambda reading: CARD_CODES.index(reading.card))

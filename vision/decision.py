@@ -80,7 +80,9 @@ def decide_boxes(
        (default: the settings' ``conf``).
     4. **The second way in** (photo mode): a box proposed from ``sure_proposal_conf`` (below
        ``proposal_conf``) that the classifiers read as one card with at least ``sure_classifier`` is
-       kept too (from ``conf``), its confidence raised to the settings' ``conf``, with the reason ``weak_box``.
+       kept too (from ``conf``), its confidence raised to the settings' ``conf``. It gets no reason of its
+       own: on rendered held-out scenes such cards were right as often as the others (0.77 % of right cards,
+       0.9 % of wrong ones), so the calibrated number alone says whether to check it.
     5. **Classifiers that disagree** (``flag_disagreement``): a kept box that one classifier reads as
        another card than the combined reading gets the reason ``classifiers_disagree``, naming both.
 
@@ -90,7 +92,7 @@ def decide_boxes(
     ...                             sure_classifier=0.97, doubted_proposal_conf=0.6, doubted_reject_gate=0.75)
     >>> decided = decide_boxes(evidence, settings, PHOTO, proposal_conf=0.2)
     >>> decided.keep.tolist(), [[r.kind for r in reasons] for reasons in decided.review]
-    ([True, True, True], [[], ['weak_box'], ['not_a_card']])
+    ([True, True, True], [[], [], ['not_a_card']])
     >>> decide_boxes(evidence, settings, FRAME, proposal_conf=0.2).keep.tolist()
     [True, False, False]
     """
@@ -126,10 +128,6 @@ def decide_boxes(
         confidence[extra, 0] = np.maximum(confidence[extra, 0], settings.conf)
         extra &= confidence[:, 0] >= conf
         keep |= extra
-        for i in np.flatnonzero(extra):
-            reasons[i].append(
-                Reason("weak_box", f"its corner index was barely found ({scores[i]:.0%}), though read clearly")
-            )
     # 5. classifiers that disagree
     if settings.flag_disagreement and evidence.dissent is not None:
         for i in np.flatnonzero(keep & (evidence.dissent >= 0)):

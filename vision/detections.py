@@ -208,6 +208,12 @@ def canonical_code(text: str) -> str:
         raise ValueError(f"not a card: {text!r} (write rank and suit, e.g. Ts, Ah, 9c)") from None
 
 
+# A rendered dataset's hidden-labels/<split>/<scene>.txt (``ginscore synth``): the indices of face-up cards too
+# hidden to label, as YOLO lines like labels/. A card read there is right (vision.evaluation.calibration),
+# though no detector is taught to find it.
+HIDDEN_LABELS = "hidden-labels"
+
+
 def read_yolo_labels(label_path: Path, class_codes: Sequence[str], image_size: tuple[int, int]) -> Detections:
     """Boxes of a YOLO txt label file (``class cx cy w h``, relative), mapped by card code.
 

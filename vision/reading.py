@@ -22,13 +22,17 @@ class ImageError(ValueError):
 REASON_KINDS = {
     "low_confidence": "read less surely than the review threshold",
     "not_a_card": "a classifier says the box may show no card index (a doubted card)",
-    "weak_box": "the detector barely found the index; the classifiers read it surely (the second way in)",
     "corners_disagree": "the two corners of one card read as two cards",
     "classifiers_disagree": "one crop classifier reads the index as another card than the others",
     "more_corners": "read at more places than a card has corners: a neighbour may be misread as it",
-    "seen_twice": "one card seen in places that cannot be one card",
     "hand_count": "a spread holds more cards than a showdown hand",
     "frames_disagree": "the camera's frames of a still table read the card differently, or not in all of them",
+}
+# Kinds that earlier versions gave and stored readings may still carry: read back, never given now
+# (session 13: as flags they were as common on right cards as on wrong ones; docs/experiments).
+RETIRED_REASON_KINDS = {
+    "weak_box": "the detector barely found the index; the classifiers read it surely (the second way in)",
+    "seen_twice": "one card seen in places that cannot be one card",
 }
 
 
@@ -41,7 +45,7 @@ class Reason:
     cards: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.kind not in REASON_KINDS:
+        if self.kind not in REASON_KINDS and self.kind not in RETIRED_REASON_KINDS:
             raise ValueError(f"unknown review reason {self.kind!r}; known: {', '.join(REASON_KINDS)}")
 
     def to_json(self) -> dict[str, Any]:

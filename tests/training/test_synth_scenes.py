@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.detections import HIDDEN_LABELS
 from vision.training.synth.camera import Camera
 from vision.training.synth.dataset import SynthConfig, generate
 from vision.training.synth.decks import load_decks
@@ -75,6 +76,11 @@ def test_index_hidden_under_another_card_gets_no_box(deck):
     codes = [label.code for label in scene.labels]
     assert "7h" not in codes and "8s" in codes
     assert scene.hidden.count("7h") == len(deck.index_boxes["7h"])
+    # where each hidden index lies is kept: a reader that reads a 7h there read the card lying there
+    hidden_boxes = [label.box for label in scene.hidden_labels if label.code == "7h"]
+    assert len(hidden_boxes) == len(deck.index_boxes["7h"])
+    eight_boxes = [label.box for label in scene.labels if label.code == "8s"]
+    assert np.allclose(sorted(hidden_boxes), sorted(eight_boxes), atol=4.0), "under the 8s's own indices"
 
 
 def test_overlapping_spread_keeps_the_visible_left_index(deck):
@@ -130,11 +136,15 @@ def test_dataset_is_an_ultralytics_detection_dataset(tmp_path):
     assert stats["train"] == 9 and stats["val"] == 1
     data = check_det_dataset(str(config.out / "data.yaml"))
     assert data["nc"] == 52 and data["names"][9] == "Ts"
-    for label_file in (config.out / "labels").rglob("*.txt"):
+    hidden_lines = 0
+    for label_file in [*(config.out / "labels").rglob("*.txt"), *(config.out / HIDDEN_LABELS).rglob("*.txt")]:
         for line in label_file.read_text().splitlines():
             cls, *xywh = line.split()
             assert 0 <= int(cls) < 52
             assert all(0.0 <= float(v) <= 1.0 for v in xywh)
+            hidden_lines += HIDDEN_LABELS in label_file.parts
+    assert len(list((config.out / HIDDEN_LABELS).rglob("*.txt"))) == 10, "one hidden-index file per scene"
+    assert 0 < hidden_lines <= stats["hidden"], "the hidden indices that lie in the picture"
 
 
 def test_the_close_up_share_sets_how_many_random_cameras_shoot_close():

@@ -28,13 +28,14 @@ import numpy as np
 
 from vision.cli import add_model_options
 from vision.decision import calibrated_confidence
-from vision.detections import canonical_code, read_yolo_labels
+from vision.detections import HIDDEN_LABELS, Detections, box_overlap_of_smaller, canonical_code, read_yolo_labels
 from vision.detector import CardIndexDetector, load_detector
 from vision.model_settings import DecisionSettings, read_settings_document, write_settings_document
+from vision.reading import CardReading
 from vision.recognise import recognise
 
 BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0000001)
-STRUCTURAL = ("not_a_card", "weak_box", "corners_disagree", "more_corners", "seen_twice", "classifiers_disagree")
+STRUCTURAL = ("not_a_card", "corners_disagree", "more_corners", "classifiers_disagree")
 
 
 @dataclass(frozen=True)
@@ -76,17 +77,34 @@ def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[Ca
             height, width = image.shape[:2]
             label_path = folder / "labels" / image_path.parent.name / f"{image_path.stem}.txt"
             wanted = set(read_yolo_labels(label_path, codes, (width, height)).codes)
+            hidden_path = folder / HIDDEN_LABELS / image_path.parent.name / f"{image_path.stem}.txt"
+            hidden = read_yolo_labels(hidden_path, codes, (width, height)) if hidden_path.is_file() else None
             reading = recognise(image, detector=raw).reading
             outcomes += [
                 CardOutcome(
                     card.confidence,
                     len(card.boxes),
-                    card.card in wanted,
+                    card.card in wanted or (hidden is not None and read_at_hidden_index(card, hidden)),
                     tuple(r.kind for r in card.review if r.kind in STRUCTURAL),
                 )
                 for card in reading.cards
             ]
     return outcomes
+
+
+def read_at_hidden_index(card: CardReading, hidden: Detections) -> bool:
+    """Whether one of the card's boxes and an index of that card that the renderer left unlabelled as too
+    hidden overlap by half the smaller of them or more: the reader read a half-covered index right.
+
+    >>> hidden = Detections.from_cards([("7h", (100, 100, 120, 140), 1.0)])
+    >>> seen = CardReading("7h", 0.9, ((104, 120, 120, 140),))
+    >>> read_at_hidden_index(seen, hidden), read_at_hidden_index(replace(seen, card="7d"), hidden)
+    (True, False)
+    """
+    same = np.array([code == card.card for code in hidden.codes], dtype=bool)
+    if not same.any():
+        return False
+    return bool((box_overlap_of_smaller(np.array(card.boxes, dtype=np.float64), hidden.xyxy[same]) >= 0.5).any())
 
 
 def _features(outcomes: Sequence[CardOutcome], kinds: frozenset[str]) -> np.ndarray:

@@ -50,6 +50,7 @@ from vision.paths import DATASETS_DIR
 from vision.paths import models_dir as default_models_dir
 from vision.training import examples, train
 from vision.training.synth.dataset import SynthConfig, generate, write_data_yaml
+from vision.training.synth.mining import mine_no_card_tables, mine_scenes
 from vision.training.teach_deck import complete_deck_folder, list_taught_decks
 from vision.training.train import install_weights
 from vision.training.userdata import retrain_dir
@@ -60,6 +61,13 @@ PREVIOUS = "previous"  # <models>/previous: the models a retrain replaced
 DETECTOR_SHARE = 1 / 3  # of --hours, when the detector is trained too
 AUTO_DETECTOR_PHOTOS = 20  # 'auto' trains the detector from this many corrected photos on
 SCENES_PER_HOUR = 6000  # synthetic scenes rendered per hour of training budget (default)
+# The classifier's fine-tuning crops hold the hard "not a card" cases the shipped classifier was trained on
+# (docs/training.md): clutter in most scenes, the detector's own false proposals mined from some of them,
+# and no-card tables with handwritten score pads. Without them a 30-minute fine-tune on plain scenes read
+# 2 more false cards on real-clutter (session 12's control run, docs/experiments).
+RETRAIN_CLUTTER_SHARE = 0.8
+MINED_SCENE_SHARE = 0.1  # of the rendered scenes, read by the installed detector for its false proposals
+NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, per rendered scene
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
 LOCK_FILE = "running.pid"
@@ -95,6 +103,7 @@ class RetrainConfig:
     tolerance: float = 0.01
     install: bool = True
     seed: int | None = None
+    hard_negatives: bool = True  # clutter, mined proposals and no-card tables in the classifier's crops
     work_dir: Path | None = None
     status_path: Path | None = None
     progress_bar: bool = True
@@ -471,7 +480,10 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         hours_detector = config.hours * (DETECTOR_SHARE if len(parts) == 2 else 1.0) if "detector" in parts else 0.0
         hours_classifier = config.hours - hours_detector if "classifier" in parts else 0.0
         train_minutes = config.hours * 60
-        stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", scenes / 600 + 0.2)]
+        render_minutes = scenes / 600 + 0.2
+        if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
+            render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
+        stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", render_minutes)]
         stages += [("train detector", hours_detector * 60)] if hours_detector else []
         stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
         stages += [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
@@ -628,33 +640,46 @@ def render_training_data(
     crops: bool,
     progress: Callable[[float], None] | None = None,
 ) -> dict[str, int]:
-    """Fresh scenes into ``out``: the library's decks, and ``deck_share`` of them with the taught decks."""
+    """Fresh scenes into ``out``: the library's decks, and ``deck_share`` of them with the taught decks. With
+    classifier crops and ``hard_negatives``: clutter in most scenes, and "not a card" crops of the installed
+    detector's false proposals on some of the library's scenes and on no-card tables."""
 
     seed = config.seed if config.seed is not None else int(time.time()) % 1_000_000
     taught = int(round(scenes * config.deck_share)) if deck_paths else 0
     counts = {"scenes": 0, "taught_scenes": taught, "seed": seed}
     batches = [(scenes - taught, seed, ())] + ([(taught, seed + 1, tuple(deck_paths))] if taught else [])
     done = 0
+    library: SynthConfig | None = None  # the scenes of the library's decks, mined below
     for count, batch_seed, decks in batches:
         if count <= 0:
             continue
-        stats = generate(
-            SynthConfig(
-                out=out,
-                count=count,
-                imgsz=config.synth_imgsz,
-                seed=batch_seed,
-                crops=crops,
-                workers=config.workers,
-                deck_paths=decks,
-            ),
-            progress=False,
+        batch = SynthConfig(
+            out=out,
+            count=count,
+            imgsz=config.synth_imgsz,
+            seed=batch_seed,
+            crops=crops,
+            workers=config.workers,
+            deck_paths=decks,
+            clutter_share=RETRAIN_CLUTTER_SHARE if config.hard_negatives else None,
         )
+        stats = generate(batch, progress=False)
+        library = library or (batch if not decks else None)
         done += count
         counts["scenes"] += stats["scenes"]
         if progress is not None:
             progress(done / scenes)
-
+    if crops and config.hard_negatives:
+        detector = load_detector(config.models_dir)
+        if library is not None:
+            mined = mine_scenes(
+                library, int(round(library.count * MINED_SCENE_SHARE)), detector=detector, progress=False
+            )
+            counts["mined_none_crops"] = mined["negatives"]
+        tables = mine_no_card_tables(
+            out, int(round(scenes * NO_CARD_TABLES_PER_SCENE)), seed, detector=detector, progress=False
+        )
+        counts["no_card_table_crops"] = tables["negatives"]
     write_data_yaml(out)
     return counts
 

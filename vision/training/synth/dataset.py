@@ -27,9 +27,10 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.crops import crop_index
+from vision.detections import HIDDEN_LABELS
 from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
 from vision.training.synth import decks as deck_assets
-from vision.training.synth.scene import CODE_TO_CLASS, Scene, render_scene
+from vision.training.synth.scene import CODE_TO_CLASS, IndexLabel, Scene, render_scene
 
 VAL_FRACTION = 0.1
 NEGATIVE_CROPS_PER_SCENE = 4
@@ -112,20 +113,27 @@ def make_scene(config: SynthConfig, assets: dict, index: int) -> tuple[str, Scen
     )
 
 
-def _write_scene(index: int) -> tuple[str, int, int]:
-    config: SynthConfig = _STATE["config"]
-    split, scene = make_scene(config, _STATE["assets"], index)
-    name = f"scene_{config.seed}_{index:07d}"
-    cv2.imwrite(str(config.out / "images" / split / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    H, W = scene.image.shape[:2]
+def yolo_label_text(labels: list[IndexLabel], height_width: tuple[int, ...]) -> str:
+    """YOLO label lines (``class cx cy w h``, relative to the image) of index labels."""
+    H, W = height_width
     lines = []
-    for label in scene.labels:
+    for label in labels:
         x0, y0, x1, y1 = label.box
         lines.append(
             f"{CODE_TO_CLASS[label.code]} {(x0 + x1) / 2 / W:.6f} {(y0 + y1) / 2 / H:.6f} "
             f"{(x1 - x0) / W:.6f} {(y1 - y0) / H:.6f}"
         )
-    (config.out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _write_scene(index: int) -> tuple[str, int, int]:
+    config: SynthConfig = _STATE["config"]
+    split, scene = make_scene(config, _STATE["assets"], index)
+    name = f"scene_{config.seed}_{index:07d}"
+    cv2.imwrite(str(config.out / "images" / split / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    height_width = scene.image.shape[:2]
+    (config.out / "labels" / split / f"{name}.txt").write_text(yolo_label_text(scene.labels, height_width))
+    (config.out / HIDDEN_LABELS / split / f"{name}.txt").write_text(yolo_label_text(scene.hidden_labels, height_width))
     if config.crops and scene.labels:
         rng = np.random.default_rng([config.seed, index, 1])
         chosen = rng.permutation(len(scene.labels))[: config.crops_per_scene]
@@ -165,6 +173,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        (out / HIDDEN_LABELS / split).mkdir(parents=True, exist_ok=True)
         if config.crops:
             for code in (*CARD_CODES, REJECT_CLASS):
                 (out / "crops" / split / code).mkdir(parents=True, exist_ok=True)

@@ -41,6 +41,8 @@ class Scene:
     layout: str = ""
     deck_id: str = ""
     hidden: list[str] = field(default_factory=list)  # codes of indices dropped as unreadable
+    # the indices dropped as unreadable, with where they lie: a card read there is the card lying there
+    hidden_labels: list[IndexLabel] = field(default_factory=list)
     # every index region of a drawn card (labelled or hidden), x0 y0 x1 y1: never a negative example
     index_regions: list[tuple[float, float, float, float]] = field(default_factory=list)
     # boxes that are surely not an index (clutter, card pictures and pips, the table): "not a card" crops
@@ -434,6 +436,10 @@ def render_scene(
                 scene.labels.append(IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible))
             else:
                 scene.hidden.append(p.code)
+                if bx1 > bx0 and by1 > by0:
+                    scene.hidden_labels.append(
+                        IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible)
+                    )
     scene.image = _light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
     if effects:
         index_side = float(np.median(index_sides)) if index_sides else 0.2 * cam.card_pixels
