@@ -119,14 +119,19 @@ class Detections:
         if isinstance(index, (int, np.integer)):
             index = [int(index)]
         runner_up_id, runner_up_confidence = self.runner_ups
-        return Detections(
-            self.xyxy[index],
-            self.class_id[index],
-            self.confidence[index],
-            runner_up_id[index],
-            runner_up_confidence[index],
-            self.reasons[index],
-        )
+        # rows of arrays __post_init__ already checked: set them as they are (merging a frame's corners takes
+        # a subset per code and per group, and checking each again cost a third of it)
+        subset = object.__new__(Detections)
+        for name, values in (
+            ("xyxy", self.xyxy[index]),
+            ("class_id", self.class_id[index]),
+            ("confidence", self.confidence[index]),
+            ("runner_up_id", runner_up_id[index]),
+            ("runner_up_confidence", runner_up_confidence[index]),
+            ("review", self.reasons[index]),
+        ):
+            object.__setattr__(subset, name, values)
+        return subset
 
     def __repr__(self) -> str:
         return f"Detections({len(self)} boxes: {' '.join(self.codes)})"

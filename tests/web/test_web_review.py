@@ -14,7 +14,7 @@ from web import store
 from web.db import transaction
 
 
-def pending_photo(app, game_id: int, low_card: str = "9c") -> int:
+def pending_photo(app, game_id: int, low_card: str = "9c", conflicts: tuple[str, ...] = ()) -> int:
     """Store a real-val crop with a reading as the recogniser would give it (one card unsure, one missed)."""
     image, _ = real_val_crop()
     from PIL import Image
@@ -29,7 +29,7 @@ def pending_photo(app, game_id: int, low_card: str = "9c") -> int:
         DecisionSettings(),
     )
     reading = PhotoReading(
-        (width, height), cards, (tuple(ANN_GIN.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8
+        (width, height), cards, (tuple(ANN_GIN.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8, conflicts
     )
     with app.app_context(), transaction() as connection:
         return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading, "upload")
@@ -45,6 +45,19 @@ def test_review_page_boxes_every_card_and_flags_unsure_ones(app, client):
     assert f'value="{ANN_GIN}"' in page
     image = client.get(f"/photos/{photo_id}.jpg")
     assert image.mimetype == "image/jpeg" and image.data[:2] == b"\xff\xd8"
+
+
+def test_review_page_says_what_the_photo_says_beyond_its_cards_once(app, client):
+    # a code seen at two places is a conflict of the photo, on no card; a card's own reason is not repeated
+    seen_twice = "A♠ seen in 2 places that cannot be one card (…): a second deck, or a card there misread as A♠"
+    game_id = new_game(client)
+    low_reason = "read 30% sure"
+    photo_id = pending_photo(app, game_id, conflicts=(seen_twice, low_reason))
+    page = client.get(f"/games/{game_id}/review/{photo_id}").data.decode()
+    notes = page.split('id="photo-notes"')[1].split("</div>")[0]
+    assert seen_twice in notes and low_reason not in notes
+    plain = client.get(f"/games/{game_id}/review/{pending_photo(app, game_id)}").data.decode()
+    assert 'id="photo-notes"' not in plain
 
 
 def test_confirmed_photo_keeps_the_corrected_cards(app, client):
