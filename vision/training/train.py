@@ -170,12 +170,14 @@ def train_classifier(
     resume: bool = False,
     models_dir: Path = MODELS_DIR,
     callbacks: dict | None = None,
+    lr0: float | None = None,
 ) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
     From scratch: AdamW lr 0.002 with a short warm-up. Fine-tuning trained weights: lr 0.0004 and
     no warm-up (at 0.002 the first epoch undid part of what the start model knew; see the model
     card), on crops in the channel order the start model was trained on (``start_channel_order``).
+    ``lr0`` gives another starting learning rate.
     """
     prepare_ultralytics()
     from ultralytics import YOLO
@@ -206,7 +208,7 @@ def train_classifier(
         name=name,
         exist_ok=True,
         optimizer="AdamW",
-        lr0=0.0004 if fine_tuning else 0.002,
+        lr0=lr0 if lr0 is not None else 0.0004 if fine_tuning else 0.002,
         nbs=batch,
         warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
         cos_lr=True,
