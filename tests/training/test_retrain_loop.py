@@ -113,6 +113,12 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
     report = retrain(config)
     assert report["parts"] == ["detector", "classifier"]
     assert report["data"]["examples"]["crops"] > 0
+    # the hard "not a card" cases the shipped classifier learned from: no-card tables read by the installed reader
+    assert report["data"]["no_card_table_crops"] > 0 and "mined_none_crops" in report["data"]
+    assert (
+        len(list((Path(report["work_dir"]) / "data" / "crops").glob("*/none/table_*.jpg")))
+        == (report["data"]["no_card_table_crops"])
+    )
     status = json.loads((instance / "retrain" / "status.json").read_text())
     assert status["state"] == "done" and status["fraction"] == 1.0
     assert json.loads((instance / "retrain" / "last.json").read_text())["decision"] == report["decision"]
