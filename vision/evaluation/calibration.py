@@ -169,9 +169,12 @@ def reliability_table(confidence: Sequence[float], right: Sequence[bool]) -> lis
     return rows
 
 
-def fit_curve(scores: Sequence[float], right: Sequence[bool], points: int = 20) -> tuple[float, ...]:
+def fit_curve(scores: Sequence[float], right: Sequence[bool], points: int = 40) -> tuple[float, ...]:
     """A monotone map of scores onto the share right (isotonic regression, pool-adjacent-violators, on
     ``points`` groups of equally many cards), as (x1, y1, x2, y2, ...) for ``calibrated_confidence``.
+    Most cards are read surely, so the groups crowd at the top: with 20 groups of session 13's 7,595 fit
+    cards the lowest held every card below 0.33, and the check scenes' 0.3-0.5 bins lay 0.06-0.07 above
+    their share right; with 40, within 0.033 (the same cards flagged at 0.7).
 
     >>> fit_curve([0.1, 0.2, 0.8, 0.9], [False, True, False, True], points=4)
     (0.1, 0.0, 0.5, 0.5, 0.9, 1.0)
