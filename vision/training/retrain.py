@@ -64,7 +64,7 @@ SCENES_PER_HOUR = 6000  # synthetic scenes rendered per hour of training budget 
 # The classifier's fine-tuning crops hold the hard "not a card" cases the shipped classifier was trained on
 # (docs/training.md): clutter in most scenes, the detector's own false proposals mined from some of them,
 # and no-card tables with handwritten score pads. Without them a 30-minute fine-tune on plain scenes read
-# 2 more false cards on real-clutter (session 12's control run, docs/experiments).
+# 2 more false cards on real-clutter (session 12's control run), with them 1 more (session 13, docs/experiments).
 RETRAIN_CLUTTER_SHARE = 0.8
 MINED_SCENE_SHARE = 0.1  # of the rendered scenes, read by the installed detector for its false proposals
 NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, per rendered scene
