@@ -170,6 +170,8 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
 # of the card's sides (not along one row of a spread), boxes of about one size, and readings that
 # share the rank or the suit (one corner misread) or name each other as next-best.
 OPPOSITE_CORNER_SPAN = (3.0, 6.0)
+# ... and their boxes are of about one size: the larger at most 1.5 times the smaller.
+OPPOSITE_CORNER_SIZE_RATIO = (0.67, 1.5)
 # No other index may lie within this fraction of the corners' distance from their midpoint.
 FACE_RADIUS = 0.75
 
@@ -178,7 +180,7 @@ def _could_be_opposite_corners(a: CardReading, b: CardReading, unit: float) -> f
     """How far (in index sizes) two one-box readings lie apart if they can be one card's two corners."""
     (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.boxes[0], b.boxes[0]
     size_a, size_b = max(ax1 - ax0, ay1 - ay0), max(bx1 - bx0, by1 - by0)
-    if not 0.67 <= size_a / max(size_b, 1e-6) <= 1.5:
+    if not OPPOSITE_CORNER_SIZE_RATIO[0] <= size_a / max(size_b, 1e-6) <= OPPOSITE_CORNER_SIZE_RATIO[1]:
         return None
     size = max(unit, (size_a + size_b) / 2)
     dx = abs((ax0 + ax1) - (bx0 + bx1)) / 2 / size
@@ -216,8 +218,8 @@ def _pairs_near_a_diagonal_apart(cards: list[CardReading], singles: list[int], u
     size = np.maximum(unit, (sizes[:, None] + sizes[None, :]) / 2)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     distance = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) / size
-    low, high = OPPOSITE_CORNER_SPAN
-    near = (ratio >= 0.66) & (ratio <= 1.52) & (distance >= low * 0.99) & (distance <= high * 1.01)
+    (smallest, largest), (low, high) = OPPOSITE_CORNER_SIZE_RATIO, OPPOSITE_CORNER_SPAN
+    near = (ratio >= smallest * 0.99) & (ratio <= largest * 1.01) & (distance >= low * 0.99) & (distance <= high * 1.01)
     return [(singles[k], singles[m]) for k, m in zip(*np.nonzero(np.triu(near, 1)), strict=True)]
 
 

@@ -92,11 +92,10 @@ def photo_view(
     its meld colour, and the reasons to check it, in words (the reader's ``CardReading.review``)."""
     reading = photo.reading()
     width, height = reading.image_size
-    conflicts = list(reading.conflicts)
     # what the photo says that no card's reason says already: a code seen at two places, a spread short of
     # a hand (a card hidden or missed)
     said = {reason.text for card in reading.cards for reason in card.review}
-    notes = [text for text in dict.fromkeys(conflicts) if text not in said]
+    notes = [text for text in dict.fromkeys(reading.conflicts) if text not in said]
     hands = hands if hands is not None else reading.hands
     colour_of: dict[str, int | None] = {}
     for player_groups in groups or ((), ()):
@@ -137,7 +136,6 @@ def photo_view(
         "flagged": flagged,
         "low_cards": sorted(view["card"] for view in flagged),
         "corner_count": sum(len(card.boxes) for card in reading.cards),
-        "conflicts": conflicts,
         "notes": notes,
         "split_confidence": split_confidence,
         "split_unsure": split_confidence < UNSURE_SPLIT,

@@ -668,7 +668,8 @@ def render_training_data(
             clutter_share=RETRAIN_CLUTTER_SHARE if config.hard_negatives else None,
         )
         stats = generate(batch, progress=False)
-        library = library or (batch if not decks else None)
+        if not decks:
+            library = batch
         done += count
         counts["scenes"] += stats["scenes"]
         if progress is not None:
