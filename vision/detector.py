@@ -537,9 +537,8 @@ class CardIndexDetector:
         fresh = self._read_crops(
             [crops[i] for i in new], [isolated[i] for i in new] if isolated is not None else None, rotations
         )
-        readings, reuses = remembered(memory, kept, fresh)
-        self._frame_memory = FrameMemory(reader, np.asarray(xyxy, dtype=np.float64), thumbnails, readings, reuses)
-        return readings
+        self._frame_memory = remembered(memory, kept, fresh, reader, xyxy, thumbnails)
+        return self._frame_memory.readings
 
     @property
     def frame_crops_kept(self) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""Webcam frames of a still table: a corner crop the same as in the last frame keeps its reading.
+"""Webcam frames of a still table: a corner crop that looks as it did when it was read keeps its reading.
 
 The live view reads up to 10 frames a second of a table that is mostly still. Classifying every corner
 crop again costs more than the detector pass itself (56 crops of a 52-card deal, three classifiers). So in
@@ -13,9 +13,11 @@ frame when, in this frame:
   pairs lie within 16; of 2,944 pairs of different cards of the same rank or suit, the closest differ by
   19.1 and 99 % by more than 55. At 16 no different card is taken for the same; at 20, one is.
 
-and no reading is kept for more than ``MOST_REUSES`` frames in a row: every crop is read afresh at least
-that often. The detector's pass runs on every frame, so a card that moves, appears or leaves is seen at
-once. Photos never use this memory.
+The crop is compared with the crop the reading was made from, not with the last frame's: a table that
+changes a little every frame (light fading, a card pushed a pixel at a time) cannot carry a reading across
+a change bigger than ``SAME_CROP_LEVEL`` in all. No reading is kept for more than ``MOST_REUSES`` frames in
+a row (about 5 s at 10 frames/s): every crop is read afresh at least that often. The detector's pass runs on
+every frame, so a card that moves, appears or leaves is seen at once. Photos never use this memory.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from vision.detections import box_iou
 
 SAME_PLACE_IOU = 0.8
 SAME_CROP_LEVEL = 16.0
-MOST_REUSES = 10
+MOST_REUSES = 50
 THUMBNAIL_SIDE = 16
 THUMBNAIL_BLUR = 1.0
 
@@ -50,9 +52,9 @@ def crop_thumbnails(crops: Sequence[np.ndarray]) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class FrameMemory:
-    """The last frame's boxes, their crops' thumbnails and the readings of them (each reading array's row
-    k belongs to box k), how many frames in a row each reading was kept, and what read them (``reader``:
-    any value that changes when the classifiers or their settings do)."""
+    """The last frame's boxes, the thumbnails of the crops their readings were made from, the readings
+    (each array's row k belongs to box k), how many frames in a row each reading was kept, and what read
+    them (``reader``: any value that changes when the classifiers or their settings do)."""
 
     reader: object
     xyxy: np.ndarray
@@ -88,15 +90,21 @@ class FrameMemory:
 
 
 def remembered(
-    memory: FrameMemory | None, kept: np.ndarray, fresh: tuple[np.ndarray, ...]
-) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
-    """Each box's reading: the last frame's where ``kept`` names a row of ``memory``, else the next row of
-    ``fresh`` (the readings of the boxes not kept, in order); and how many frames in a row each was kept.
+    memory: FrameMemory | None,
+    kept: np.ndarray,
+    fresh: tuple[np.ndarray, ...],
+    reader: object,
+    xyxy: np.ndarray,
+    thumbnails: np.ndarray,
+) -> FrameMemory:
+    """This frame's memory: each box's reading is the last frame's where ``kept`` names a row of ``memory``
+    (with the thumbnail it was read from and one more reuse), else the next row of ``fresh`` (the readings
+    of the boxes not kept, in order; with this frame's thumbnail and no reuse).
 
-    >>> memory = FrameMemory("r", np.zeros((2, 4)), np.zeros((2, 16, 16)), (np.array([10, 11]),), np.array([0, 3]))
-    >>> readings, reuses = remembered(memory, np.array([1, -1, -1]), (np.array([20, 21]),))
-    >>> readings[0].tolist(), reuses.tolist()
-    ([11, 20, 21], [4, 0, 0])
+    >>> memory = FrameMemory("r", np.zeros((2, 4)), np.array([1.0, 2.0]), (np.array([10, 11]),), np.array([0, 3]))
+    >>> now = remembered(memory, np.array([1, -1, -1]), (np.array([20, 21]),), "r", np.ones((3, 4)), np.array([7.0, 8, 9]))
+    >>> now.readings[0].tolist(), now.reuses.tolist(), now.thumbnails.tolist()
+    ([11, 20, 21], [4, 0, 0], [2.0, 8.0, 9.0])
     """
     count = len(kept)
     new = np.flatnonzero(kept < 0)
@@ -109,6 +117,8 @@ def remembered(
             values[old] = memory.readings[k][kept[old]]
         readings.append(values)
     reuses = np.zeros(count, dtype=np.int64)
+    read_from = np.array(thumbnails, copy=True)
     if memory is not None and len(old):
         reuses[old] = memory.reuses[kept[old]] + 1
-    return tuple(readings), reuses
+        read_from[old] = memory.thumbnails[kept[old]]
+    return FrameMemory(reader, np.asarray(xyxy, dtype=np.float64), read_from, tuple(readings), reuses)

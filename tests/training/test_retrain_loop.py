@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CARD_CODES
-from vision.model_settings import DETECTOR_FILE
+from vision.model_settings import DETECTOR_FILE, read_model_settings
 from vision.paths import DEFAULT_MODELS_DIR
 from vision.training.retrain import EvalSet, RetrainConfig, decide, retrain
+from vision.training.train import classifier_classes
 from web.cli import main
 
 needs_model = pytest.mark.skipif(
@@ -112,6 +113,14 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
     )
     report = retrain(config)
     assert report["parts"] == ["detector", "classifier"]
+    # every classifier that reads the crops is fine-tuned, each keeping its own classes (the 52-card one
+    # learns no "none"); a partner left as it was would outvote what the main one learned
+    partners = [path.name for path in read_model_settings(models).classifiers.partners]
+    assert partners and report["partners_trained"] == partners
+    candidate = Path(report["work_dir"]) / "candidate"
+    for name in partners:
+        assert digests(candidate)[name] != shipped[name], f"{name} was not retrained"
+        assert classifier_classes(candidate / name) == classifier_classes(DEFAULT_MODELS_DIR / name)
     assert report["data"]["examples"]["crops"] > 0
     # the hard "not a card" cases the shipped classifier learned from: no-card tables read by the installed reader
     assert report["data"]["no_card_table_crops"] > 0 and "mined_none_crops" in report["data"]

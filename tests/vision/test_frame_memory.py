@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.detector import load_detector
+from vision.frame_memory import MOST_REUSES, SAME_CROP_LEVEL, remembered
 
 DEAL = Path(__file__).resolve().parents[2] / "datasets" / "real" / "real-val" / "images" / "deal5.jpg"
 
@@ -77,3 +78,33 @@ def test_photos_never_use_the_frame_memory():
     before = reader.frame_crops_kept
     reader.detect(frame, imgsz=640)  # photo mode
     assert reader.frame_crops_kept == before
+
+
+def test_a_crop_that_drifts_a_little_every_frame_is_read_again_once_it_differs_from_the_crop_read():
+    """Each frame differs from the last by less than SAME_CROP_LEVEL, but the memory compares with the
+    crop the reading was made from: once the drift adds up past the level, the crop is read afresh."""
+    box = np.array([[10.0, 10, 30, 40]])
+    step = 0.6 * SAME_CROP_LEVEL
+    crop = np.full((1, 16, 16), 100.0, np.float32)
+    memory = remembered(None, np.array([-1]), (np.array([7]),), "r", box, crop)
+    kept_at = []
+    for frame in range(1, 4):
+        now = crop + step * frame
+        kept = memory.same_crops("r", box, now)
+        kept_at.append(int(kept[0]))
+        memory = remembered(memory, kept, (np.array([8])[kept < 0],), "r", box, now)
+    assert kept_at == [0, -1, 0]  # kept, then read afresh (1.2 levels past), then kept from the new reading
+    assert memory.readings[0].tolist() == [8]
+
+
+def test_no_reading_is_kept_for_more_than_most_reuses_frames():
+    box = np.array([[10.0, 10, 30, 40]])
+    crop = np.full((1, 16, 16), 100.0, np.float32)
+    memory = remembered(None, np.array([-1]), (np.array([7]),), "r", box, crop)
+    fresh_at = []
+    for frame in range(1, 2 * MOST_REUSES + 3):
+        kept = memory.same_crops("r", box, crop)
+        if kept[0] < 0:
+            fresh_at.append(frame)
+        memory = remembered(memory, kept, (np.array([7])[kept < 0],), "r", box, crop)
+    assert fresh_at == [MOST_REUSES + 1, 2 * MOST_REUSES + 2]

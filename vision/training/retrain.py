@@ -71,6 +71,9 @@ NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, pe
 # The classifier's fine-tuning learning rate. At ``ginscore train``'s 0.0004, 30 minutes on fresh scenes of the
 # training decks alone (no taught deck) read 2 real-val cards fewer (session 12 and 13's control runs).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
+# The classifiers' first layers (of yolov8n-cls's ten) keep their weights and batch-norm statistics in a retrain:
+# what they learned of blur, noise and light on the shipped training set is not re-learned from 3,000 scenes.
+RETRAIN_CLASSIFIER_FREEZE = 6
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
 LOCK_FILE = "running.pid"
@@ -358,9 +361,12 @@ def model_files(folder: Path) -> list[str]:
     return names + [name for name in dict.fromkeys(named) if (folder / name).is_file()]
 
 
-def install_candidate(candidate: Path, models_dir: Path, parts: tuple[str, ...]) -> Path:
-    """Copy the candidate's trained weights and model.json into ``models_dir``; the replaced files go to
-    ``models_dir/previous`` (one level: the latest replaced models). Returns that folder."""
+def install_candidate(
+    candidate: Path, models_dir: Path, parts: tuple[str, ...], partner_files: tuple[str, ...] = ()
+) -> Path:
+    """Copy the candidate's trained weights (``parts``, and the retrained partner classifiers' files) and
+    model.json into ``models_dir``; the replaced files go to ``models_dir/previous`` (one level: the latest
+    replaced models). Returns that folder."""
     previous = models_dir / PREVIOUS
     if previous.exists():
         shutil.rmtree(previous)
@@ -376,6 +382,8 @@ def install_candidate(candidate: Path, models_dir: Path, parts: tuple[str, ...])
         part_file = named.get(part)
         if part_file:
             shutil.copyfile(candidate / part_file, models_dir / part_file)
+    for name in partner_files:
+        shutil.copyfile(candidate / name, models_dir / name)
     shutil.copyfile(settings_path(candidate), settings_path(models_dir))
     reload_models()  # a running web app loads the new models on its next photo
     return previous
@@ -544,27 +552,45 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             )
             timings["train_detector_min"] = (time.time() - t) / 60
         channels = None
+        trained_partners: dict[str, Path] = {}
         if "classifier" in parts:
-            progress.begin("train classifier", "fine-tuning the classifier")
+            # every classifier that reads the crops learns the taught decks: a main classifier fine-tuned alone
+            # is outvoted by partners that never saw them (session 14, docs/experiments)
+            partners = settings.classifiers.partners
+            share = hours_classifier / (1 + len(partners))
+            progress.begin("train classifier", "fine-tuning the classifiers")
             t = time.time()
-            trained["classifier"] = train.train_classifier(
-                data / "crops",
-                epochs=100,
-                device="cpu",
-                hours=hours_classifier,
-                workers=min(2, config.workers),
-                project=runs,
-                name="classifier",
-                models_dir=models_dir,
-                batch=max(config.batch, 64),
-                callbacks=_progress_callbacks(progress, hours_classifier, "classifier"),
-                lr0=RETRAIN_CLASSIFIER_LR0,
-            )
+            swapped = runs / "crops-bgr"  # one copy with red and blue swapped, shared by the runs
+            for k, start in enumerate((None, *partners)):
+                what = "classifier" if start is None else f"partner classifier {k} of {len(partners)}"
+                best = train.train_classifier(
+                    data / "crops",
+                    epochs=100,
+                    device="cpu",
+                    hours=share,
+                    workers=min(2, config.workers),
+                    project=runs,
+                    name="classifier" if start is None else f"partner-{k}",
+                    models_dir=models_dir,
+                    batch=max(config.batch, 64),
+                    callbacks=_progress_callbacks(
+                        progress, share, what, k / (1 + len(partners)), 1 / (1 + len(partners))
+                    ),
+                    lr0=RETRAIN_CLASSIFIER_LR0,
+                    weights=None if start is None else str(start),
+                    keep_classes=start is not None,
+                    swapped_crops=swapped,
+                    freeze=RETRAIN_CLASSIFIER_FREEZE,
+                )
+                if start is None:
+                    trained["classifier"] = best
+                else:
+                    trained_partners[start.name] = best
             channels, _, _ = train.classifier_channel_order(trained["classifier"], data / "crops" / "val")
             timings["train_classifier_min"] = (time.time() - t) / 60
 
         candidate = work / "candidate"
-        make_candidate(models_dir, candidate, trained, channels)
+        make_candidate(models_dir, candidate, trained, channels, trained_partners)
         progress.begin("measure after", "measuring the new models")
         t = time.time()
         after = measure(
@@ -580,7 +606,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         better, reasons = decide(before, after, config.tolerance)
         installed = bool(better and config.install)
         if installed:
-            install_candidate(candidate, models_dir, tuple(trained))
+            install_candidate(candidate, models_dir, tuple(trained), tuple(trained_partners))
         decision = (
             "installed" if installed else "not installed (--no-install)" if better else "refused: " + "; ".join(reasons)
         )
@@ -589,6 +615,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             "models_dir": str(models_dir),
             "work_dir": str(work),
             "parts": list(trained),
+            "partners_trained": list(trained_partners),
             "hours": config.hours,
             "scenes": scenes,
             "taught_decks": [p.name for p in deck_paths],
@@ -623,13 +650,17 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         lock.unlink(missing_ok=True)
 
 
-def _progress_callbacks(progress: Progress, hours: float, what: str) -> dict[str, Callable]:
+def _progress_callbacks(
+    progress: Progress, hours: float, what: str, start_at: float = 0.0, span: float = 1.0
+) -> dict[str, Callable]:
+    """Callbacks that move the stage's bar from ``start_at`` over ``span`` of it while ``what`` trains for
+    ``hours`` (the classifiers share one stage, one after the other)."""
     start = time.time()
 
     def on_batch(trainer) -> None:
         elapsed = time.time() - start
         progress.update(
-            elapsed / max(hours * 3600, 1e-6),
+            start_at + span * min(elapsed / max(hours * 3600, 1e-6), 1.0),
             f"fine-tuning the {what}: epoch {trainer.epoch + 1}, {elapsed / 60:.1f} of {hours * 60:.0f} min",
         )
 
@@ -689,8 +720,15 @@ def render_training_data(
     return counts
 
 
-def make_candidate(models_dir: Path, candidate: Path, trained: dict[str, Path], channels: str | None) -> Path:
-    """A models folder with the current settings, the new weights and the installed ones not retrained."""
+def make_candidate(
+    models_dir: Path,
+    candidate: Path,
+    trained: dict[str, Path],
+    channels: str | None,
+    trained_partners: dict[str, Path] | None = None,
+) -> Path:
+    """A models folder with the current settings, the new weights (``trained_partners``: a partner
+    classifier's file name -> its new weights) and the installed ones not retrained."""
 
     if candidate.exists():
         shutil.rmtree(candidate)
@@ -700,6 +738,8 @@ def make_candidate(models_dir: Path, candidate: Path, trained: dict[str, Path], 
             continue  # a stale export beside a retrained .pt would be ignored anyway
         shutil.copy2(models_dir / name, candidate / name)
     install_weights(trained.get("detector"), trained.get("classifier"), candidate, classifier_channels=channels)
+    for name, weights in (trained_partners or {}).items():
+        shutil.copyfile(weights, candidate / name)
     return candidate
 
 

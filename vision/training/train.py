@@ -12,6 +12,7 @@ far faster from crops than inside the detector (docs/training.md has the measure
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -171,13 +172,20 @@ def train_classifier(
     models_dir: Path = MODELS_DIR,
     callbacks: dict | None = None,
     lr0: float | None = None,
+    keep_classes: bool = False,
+    swapped_crops: Path | None = None,
+    freeze: int = 0,
 ) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
     From scratch: AdamW lr 0.002 with a short warm-up. Fine-tuning trained weights: lr 0.0004 and
     no warm-up (at 0.002 the first epoch undid part of what the start model knew; see the model
-    card), on crops in the channel order the start model was trained on (``start_channel_order``).
-    ``lr0`` gives another starting learning rate.
+    card), on crops in the channel order the start model was trained on (``start_channel_order``;
+    the copy with red and blue swapped goes to ``swapped_crops``, default ``project/<name>-crops-bgr``,
+    where several runs can share it). ``lr0`` gives another starting learning rate. A start model is
+    grown to the classes of the crops (the 52 cards and ``none``) unless ``keep_classes``: then it
+    learns only the classes it has (a 52-card partner stays one). ``freeze``: the first layers that keep
+    their weights and batch-norm statistics (ultralytics' ``freeze``).
     """
     prepare_ultralytics()
     from ultralytics import YOLO
@@ -192,7 +200,9 @@ def train_classifier(
     start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
     fine_tuning = start.endswith(".pt")
     if fine_tuning and start_channel_order(start, models_dir) == "bgr":
-        crops_dir = crops_with_red_and_blue_swapped(crops_dir, project / f"{name}-crops-bgr")
+        crops_dir = crops_with_red_and_blue_swapped(crops_dir, swapped_crops or project / f"{name}-crops-bgr")
+    if fine_tuning and keep_classes:
+        crops_dir = crops_of_classes(crops_dir, classifier_classes(start), project / f"{name}-crops-own-classes")
     if fine_tuning:
         start = str(with_classes_of(start, crops_dir / "train", project / f"{name}-start.pt"))
     model = YOLO(start, task="classify")
@@ -228,6 +238,8 @@ def train_classifier(
     )
     if hours:
         args["time"] = hours
+    if freeze:
+        args["freeze"] = freeze
     for event, function in (callbacks or {}).items():
         model.add_callback(event, function)
     model.train(**args)
@@ -272,11 +284,57 @@ def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
 
 
 def start_channel_order(start: str, models_dir: Path = MODELS_DIR) -> str:
-    """The channel order a start classifier reads: recorded in model.json for the shipped one, else RGB
-    (ultralytics trains classifiers on RGB tensors)."""
-    if Path(start).resolve() == (models_dir / CLASSIFIER_FILE).resolve() and settings_path(models_dir).exists():
-        return str(read_settings_document(models_dir).get("classifiers", {}).get("channels", "bgr"))
+    """The channel order a start classifier reads: recorded in model.json for the installed ones (the main
+    classifier and its partners read the same order), else RGB (ultralytics trains classifiers on RGB
+    tensors)."""
+    if not settings_path(models_dir).exists():
+        return "rgb"
+    document = read_settings_document(models_dir).get("classifiers", {})
+    partners = document.get("partners", [])
+    installed = [document.get("main", CLASSIFIER_FILE), *([partners] if isinstance(partners, str) else partners)]
+    if Path(start).resolve() in {(models_dir / name).resolve() for name in installed}:
+        return str(document.get("channels", "bgr"))
     return "rgb"
+
+
+def classifier_classes(weights: str | Path) -> list[str]:
+    """The class names of a classifier's weights, in its order."""
+    prepare_ultralytics()
+    from ultralytics import YOLO
+
+    names = YOLO(str(weights), task="classify").names
+    return [names[i] for i in sorted(names)]
+
+
+def crops_of_classes(crops_dir: Path, classes: list[str], out: Path) -> Path:
+    """A copy of a crops dataset (``split/<class>/*.jpg``) with only ``classes``, its files hard-linked where
+    the file system can (ultralytics does not follow a linked folder). A split left without a crop gets the
+    train split's (ultralytics needs a val split to pick its best epoch). Returns ``crops_dir`` itself when it
+    has no other class."""
+    splits = [split for split in sorted(crops_dir.iterdir()) if split.is_dir()]
+    if all({p.name for p in split.iterdir() if p.is_dir()} <= set(classes) for split in splits):
+        return crops_dir
+    if out.exists():
+        shutil.rmtree(out)
+
+    def link(split: Path, into: Path) -> int:
+        count = 0
+        for folder in sorted(split.iterdir()):
+            if folder.is_dir() and folder.name in classes:
+                (into / folder.name).mkdir(parents=True, exist_ok=True)
+                for source in sorted(folder.iterdir()):
+                    try:
+                        os.link(source, into / folder.name / source.name)
+                    except OSError:  # another file system, or one without hard links
+                        shutil.copyfile(source, into / folder.name / source.name)
+                    count += 1
+        return count
+
+    for split in splits:
+        (out / split.name).mkdir(parents=True)
+        if not link(split, out / split.name) and split.name != "train":
+            link(crops_dir / "train", out / split.name)
+    return out
 
 
 def crops_with_red_and_blue_swapped(crops_dir: Path, out: Path) -> Path:
