@@ -110,11 +110,12 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
         progress_bar=False,
         eval_sets=(EvalSet("rendered", measuring, "labelled"),),
         eval_imgsz=640,
+        partners=True,
     )
     report = retrain(config)
     assert report["parts"] == ["detector", "classifier"]
-    # every classifier that reads the crops is fine-tuned, each keeping its own classes (the 52-card one
-    # learns no "none"); a partner left as it was would outvote what the main one learned
+    # with partners, every classifier that reads the crops is fine-tuned, each keeping its own classes (the
+    # 52-card one learns no "none")
     partners = [path.name for path in read_model_settings(models).classifiers.partners]
     assert partners and report["partners_trained"] == partners
     candidate = Path(report["work_dir"]) / "candidate"

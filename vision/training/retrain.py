@@ -71,9 +71,6 @@ NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, pe
 # The classifier's fine-tuning learning rate. At ``ginscore train``'s 0.0004, 30 minutes on fresh scenes of the
 # training decks alone (no taught deck) read 2 real-val cards fewer (session 12 and 13's control runs).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
-# The classifiers' first layers (of yolov8n-cls's ten) keep their weights and batch-norm statistics in a retrain:
-# what they learned of blur, noise and light on the shipped training set is not re-learned from 3,000 scenes.
-RETRAIN_CLASSIFIER_FREEZE = 6
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
 LOCK_FILE = "running.pid"
@@ -110,6 +107,7 @@ class RetrainConfig:
     install: bool = True
     seed: int | None = None
     hard_negatives: bool = True  # clutter, mined proposals and no-card tables in the classifier's crops
+    partners: bool = False  # fine-tune the partner classifiers too (each gets an equal share of the time)
     work_dir: Path | None = None
     status_path: Path | None = None
     progress_bar: bool = True
@@ -554,11 +552,12 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         channels = None
         trained_partners: dict[str, Path] = {}
         if "classifier" in parts:
-            # every classifier that reads the crops learns the taught decks: a main classifier fine-tuned alone
-            # is outvoted by partners that never saw them (session 14, docs/experiments)
-            partners = settings.classifiers.partners
+            # --partners: every classifier that reads the crops learns the taught decks, each in an equal share of
+            # the time. The main one alone is outvoted by partners that never saw them, but all three drift
+            # further on other decks' photos (session 14, docs/experiments)
+            partners = settings.classifiers.partners if config.partners else ()
             share = hours_classifier / (1 + len(partners))
-            progress.begin("train classifier", "fine-tuning the classifiers")
+            progress.begin("train classifier", "fine-tuning the classifier" + ("s" if partners else ""))
             t = time.time()
             swapped = runs / "crops-bgr"  # one copy with red and blue swapped, shared by the runs
             for k, start in enumerate((None, *partners)):
@@ -580,7 +579,6 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
                     weights=None if start is None else str(start),
                     keep_classes=start is not None,
                     swapped_crops=swapped,
-                    freeze=RETRAIN_CLASSIFIER_FREEZE,
                 )
                 if start is None:
                     trained["classifier"] = best
@@ -779,6 +777,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--deck-share", type=float, default=0.5, help="share of the scenes drawn with the taught decks (default 0.5)"
     )
+    parser.add_argument(
+        "--partners",
+        action="store_true",
+        help="fine-tune the partner classifiers too, each in an equal share of the time: a taught deck's misreads "
+        "fall further, other decks are read a little worse (see docs/training.md)",
+    )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     parser.add_argument("--no-clutter", action="store_true", help="do not measure on real-clutter (faster)")
@@ -870,6 +874,7 @@ def run_retrain(args: argparse.Namespace) -> int:
         seed=args.seed,
         work_dir=args.work_dir,
         progress_bar=not args.quiet,
+        partners=args.partners,
     )
     report = retrain(config)
     print(format_report(report))
@@ -878,7 +883,9 @@ def run_retrain(args: argparse.Namespace) -> int:
 
 def format_report(report: dict[str, Any]) -> str:
     lines = [
-        f"retrained {', '.join(report['parts'])} in {report['minutes']} min ({report['scenes']} scenes"
+        f"retrained {', '.join(report['parts'])}"
+        + (f" and {len(report['partners_trained'])} partner classifiers" if report.get("partners_trained") else "")
+        + f" in {report['minutes']} min ({report['scenes']} scenes"
         + (f", taught decks {', '.join(report['taught_decks'])}" if report["taught_decks"] else "")
         + f", {report['collected']['photos']} collected photos)"
     ]

@@ -174,7 +174,6 @@ def train_classifier(
     lr0: float | None = None,
     keep_classes: bool = False,
     swapped_crops: Path | None = None,
-    freeze: int = 0,
 ) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
@@ -184,8 +183,7 @@ def train_classifier(
     the copy with red and blue swapped goes to ``swapped_crops``, default ``project/<name>-crops-bgr``,
     where several runs can share it). ``lr0`` gives another starting learning rate. A start model is
     grown to the classes of the crops (the 52 cards and ``none``) unless ``keep_classes``: then it
-    learns only the classes it has (a 52-card partner stays one). ``freeze``: the first layers that keep
-    their weights and batch-norm statistics (ultralytics' ``freeze``).
+    learns only the classes it has (a 52-card partner stays one).
     """
     prepare_ultralytics()
     from ultralytics import YOLO
@@ -238,8 +236,6 @@ def train_classifier(
     )
     if hours:
         args["time"] = hours
-    if freeze:
-        args["freeze"] = freeze
     for event, function in (callbacks or {}).items():
         model.add_callback(event, function)
     model.train(**args)
