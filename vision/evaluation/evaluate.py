@@ -179,6 +179,14 @@ def format_report(result: dict[str, Any]) -> str:
         f"(imgsz {result['imgsz']}, tiles {result['tiles']}, conf {result['conf']}, {result['model_file']}: {result['model']}, "
         f"{result['seconds_per_photo']} s/photo)",
     ]
+    wrong = sum(p["cards_read"] - p["cards_right"] for p in result["photos"])
+    right = sum(p["cards_right"] for p in result["photos"])
+    wrong_flagged = sum(p["flagged_wrong"] for p in result["photos"])
+    lines.append(
+        f"cards to check (each with a reason): wrong cards flagged {wrong_flagged}/{wrong} "
+        f"({wrong - wrong_flagged} shown as sure), right cards flagged "
+        f"{sum(p['flagged_right'] for p in result['photos'])}/{right}"
+    )
     if result.get("classifier_accuracy_on_labelled_boxes") is not None:
         lines.append(
             f"classifier alone: {result['classifier_accuracy_on_labelled_boxes']:.3f} of the labelled "
