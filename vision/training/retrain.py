@@ -556,7 +556,8 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             # the time. The main one alone is outvoted by partners that never saw them, but all three drift
             # further on other decks' photos (session 14, docs/experiments)
             partners = settings.classifiers.partners if config.partners else ()
-            share = hours_classifier / (1 + len(partners))
+            runs_count = 1 + len(partners)
+            share = hours_classifier / runs_count
             progress.begin("train classifier", "fine-tuning the classifier" + ("s" if partners else ""))
             t = time.time()
             swapped = runs / "crops-bgr"  # one copy with red and blue swapped, shared by the runs
@@ -572,9 +573,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
                     name="classifier" if start is None else f"partner-{k}",
                     models_dir=models_dir,
                     batch=max(config.batch, 64),
-                    callbacks=_progress_callbacks(
-                        progress, share, what, k / (1 + len(partners)), 1 / (1 + len(partners))
-                    ),
+                    callbacks=_progress_callbacks(progress, share, what, k / runs_count, 1 / runs_count),
                     lr0=RETRAIN_CLASSIFIER_LR0,
                     weights=None if start is None else str(start),
                     keep_classes=start is not None,

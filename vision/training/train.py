@@ -285,11 +285,10 @@ def start_channel_order(start: str, models_dir: Path = MODELS_DIR) -> str:
     tensors)."""
     if not settings_path(models_dir).exists():
         return "rgb"
-    document = read_settings_document(models_dir).get("classifiers", {})
-    partners = document.get("partners", [])
-    installed = [document.get("main", CLASSIFIER_FILE), *([partners] if isinstance(partners, str) else partners)]
+    classifiers = read_settings_document(models_dir).get("classifiers", {})  # validated: partners is a list
+    installed = [classifiers.get("main", CLASSIFIER_FILE), *classifiers.get("partners", [])]
     if Path(start).resolve() in {(models_dir / name).resolve() for name in installed}:
-        return str(document.get("channels", "bgr"))
+        return str(classifiers.get("channels", "bgr"))
     return "rgb"
 
 
