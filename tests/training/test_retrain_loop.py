@@ -14,7 +14,7 @@ from engine.cards import CARD_CODES
 from vision.model_settings import DETECTOR_FILE, read_model_settings
 from vision.paths import DEFAULT_MODELS_DIR
 from vision.training.retrain import EvalSet, RetrainConfig, decide, retrain
-from vision.training.train import classifier_classes
+from vision.training.train import KeepWhatItReads, classifier_classes
 from web.cli import main
 
 needs_model = pytest.mark.skipif(
@@ -60,7 +60,7 @@ def test_the_rule_installs_only_what_is_not_worse():
 
 @needs_model
 @pytest.mark.slow
-def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
+def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeypatch):
     import cv2
 
     from vision.detector import load_detector
@@ -111,13 +111,18 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys):
         eval_sets=(EvalSet("rendered", measuring, "labelled"),),
         eval_imgsz=640,
         partners=True,
+        distill=1.0,
     )
+    held_batches: list[int] = []  # the batches trained with KeepWhatItReads as the loss (it still runs as it is)
+    keep = KeepWhatItReads.__call__
+    monkeypatch.setattr(KeepWhatItReads, "__call__", lambda self, p, b: held_batches.append(1) or keep(self, p, b))
     report = retrain(config)
     assert report["parts"] == ["detector", "classifier"]
     # with partners, every classifier that reads the crops is fine-tuned, each keeping its own classes (the
     # 52-card one learns no "none")
     partners = [path.name for path in read_model_settings(models).classifiers.partners]
     assert partners and report["partners_trained"] == partners
+    assert report["distill"] == 1.0 and held_batches, "the classifiers were held to their start outputs"
     candidate = Path(report["work_dir"]) / "candidate"
     for name in partners:
         assert digests(candidate)[name] != shipped[name], f"{name} was not retrained"

@@ -129,3 +129,40 @@ def test_resuming_a_classifier_run_that_never_ran_says_so(tmp_path: Path, capsys
     )
     error = capsys.readouterr().err
     assert "no interrupted classifier run" in error and "Traceback" not in error
+
+
+def test_keep_what_it_reads_holds_only_the_crops_the_start_model_reads_right():
+    import torch
+    import torch.nn.functional as F
+
+    from vision.detector import prepare_ultralytics
+    from vision.paths import DEFAULT_MODELS_DIR
+    from vision.training.train import CLASSIFIER_FILE, KeepWhatItReads
+
+    prepare_ultralytics()
+    from ultralytics import YOLO
+
+    weights = str(DEFAULT_MODELS_DIR / CLASSIFIER_FILE)
+    criterion = KeepWhatItReads(YOLO(weights, task="classify").model, weight=1.0)
+    student = YOLO(weights, task="classify").model.float().eval()
+    images = torch.rand((6, 3, 64, 64), generator=torch.Generator().manual_seed(5))
+    with torch.no_grad():
+        logits = student(images)[1]
+    read = logits.argmax(1)
+    right = {"img": images, "cls": read}  # the start model reads every crop "right"
+    wrong = {"img": images, "cls": (read + 1) % logits.shape[1]}  # and none
+
+    def loss_and_ce(batch, preds):
+        return criterion(preds, batch)[0].item(), F.cross_entropy(preds, batch["cls"]).item()
+
+    loss, ce = loss_and_ce(right, logits)
+    assert loss == pytest.approx(ce, abs=1e-5), "the start model's own outputs are kept at no cost"
+    with torch.no_grad():
+        for parameter in student.parameters():
+            parameter.add_(torch.randn(parameter.shape, generator=torch.Generator().manual_seed(6)) * 0.05)
+        moved = student(images)[1]
+    loss, ce = loss_and_ce(right, moved)
+    assert loss > ce + 1e-3, "a model that moved away from the start model's readings pays for it"
+    loss, ce = loss_and_ce(wrong, moved)
+    assert loss == pytest.approx(ce, abs=1e-6), "crops the start model misreads are learned from the labels alone"
+    assert all(not p.requires_grad for p in criterion.start_model.parameters())

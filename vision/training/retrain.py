@@ -108,6 +108,7 @@ class RetrainConfig:
     seed: int | None = None
     hard_negatives: bool = True  # clutter, mined proposals and no-card tables in the classifier's crops
     partners: bool = False  # fine-tune the partner classifiers too (each gets an equal share of the time)
+    distill: float = 0.0  # > 0: hold each classifier to what it read before (train.KeepWhatItReads)
     work_dir: Path | None = None
     status_path: Path | None = None
     progress_bar: bool = True
@@ -465,6 +466,8 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         raise RetrainError(f"--part {config.part}: use auto, classifier, detector or both")
     if not 0 <= config.deck_share <= 1:
         raise RetrainError(f"--deck-share {config.deck_share}: give a fraction from 0 to 1")
+    if not 0 <= config.distill <= 100:
+        raise RetrainError(f"--distill {config.distill}: give a weight from 0 (off) to 100, e.g. 1")
     models_dir = Path(config.models_dir)
     try:
         settings = read_model_settings(models_dir)
@@ -578,6 +581,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
                     weights=None if start is None else str(start),
                     keep_classes=start is not None,
                     swapped_crops=swapped,
+                    distill=config.distill,
                 )
                 if start is None:
                     trained["classifier"] = best
@@ -613,6 +617,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             "work_dir": str(work),
             "parts": list(trained),
             "partners_trained": list(trained_partners),
+            "distill": config.distill,
             "hours": config.hours,
             "scenes": scenes,
             "taught_decks": [p.name for p in deck_paths],
@@ -782,6 +787,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         help="fine-tune the partner classifiers too, each in an equal share of the time: a taught deck's misreads "
         "fall further, other decks are read a little worse (see docs/training.md)",
     )
+    parser.add_argument(
+        "--distill",
+        type=float,
+        default=0.0,
+        metavar="WEIGHT",
+        help="hold each classifier to what it read before on the crops it already reads right, with this weight "
+        "(e.g. 1; default 0: off): it learns a taught deck's misreads and drifts less on other decks",
+    )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     parser.add_argument("--no-clutter", action="store_true", help="do not measure on real-clutter (faster)")
@@ -871,6 +884,7 @@ def run_retrain(args: argparse.Namespace) -> int:
         tolerance=args.tolerance,
         install=not args.no_install,
         seed=args.seed,
+        distill=args.distill,
         work_dir=args.work_dir,
         progress_bar=not args.quiet,
         partners=args.partners,

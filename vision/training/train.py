@@ -174,6 +174,7 @@ def train_classifier(
     lr0: float | None = None,
     keep_classes: bool = False,
     swapped_crops: Path | None = None,
+    distill: float = 0.0,
 ) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
@@ -183,7 +184,9 @@ def train_classifier(
     the copy with red and blue swapped goes to ``swapped_crops``, default ``project/<name>-crops-bgr``,
     where several runs can share it). ``lr0`` gives another starting learning rate. A start model is
     grown to the classes of the crops (the 52 cards and ``none``) unless ``keep_classes``: then it
-    learns only the classes it has (a 52-card partner stays one).
+    learns only the classes it has (a 52-card partner stays one). ``distill`` > 0 (fine-tuning only) adds
+    ``KeepWhatItReads``: on the crops the start model already reads right, the new one is held to the start
+    model's outputs, with that weight.
     """
     prepare_ultralytics()
     from ultralytics import YOLO
@@ -238,8 +241,56 @@ def train_classifier(
         args["time"] = hours
     for event, function in (callbacks or {}).items():
         model.add_callback(event, function)
+    if distill > 0 and fine_tuning:
+        teacher = YOLO(start, task="classify").model
+
+        def hold_to_start_model(trainer) -> None:  # after the trainer made its EMA copy, which keeps plain CE
+            trainer.model.criterion = KeepWhatItReads(teacher, distill)
+
+        model.add_callback("on_pretrain_routine_end", hold_to_start_model)
     model.train(**args)
     return run_dir_best(project / name)
+
+
+class KeepWhatItReads:
+    """A fine-tune's loss: cross-entropy on the labels, plus ``weight`` x the KL divergence (at ``temperature``)
+    from the start model's outputs, on the crops of the batch that the start model already reads right.
+
+    Learning without forgetting: a taught deck's crops that the start model misreads are learned from their
+    labels alone, and everything it already read stays read as it was, with the same spread of probabilities
+    that the fitted confidence (model.json ``calibration``) was fitted on. ultralytics calls it as a model's
+    ``criterion``; its checkpoints drop the criterion, so the start model is never saved with the weights.
+    """
+
+    def __init__(self, start_model: Any, weight: float, temperature: float = 2.0) -> None:
+        self.start_model = start_model.float().eval()
+        for parameter in self.start_model.parameters():
+            parameter.requires_grad_(False)
+        self.weight = weight
+        self.temperature = temperature
+
+    def __call__(self, preds: Any, batch: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        import torch
+        import torch.nn.functional as F
+
+        logits = preds[1] if isinstance(preds, (list, tuple)) else preds
+        labels = batch["cls"]
+        loss = F.cross_entropy(logits, labels)
+        with torch.no_grad():
+            self.start_model.to(logits.device)
+            start = self.start_model(batch["img"].to(logits.dtype))
+            start_logits = start[1] if isinstance(start, (list, tuple)) else start
+            read_right = start_logits.argmax(1) == labels
+        if read_right.any():
+            t = self.temperature
+            kept = F.kl_div(
+                F.log_softmax(logits[read_right] / t, dim=1),
+                F.log_softmax(start_logits[read_right] / t, dim=1),
+                log_target=True,
+                reduction="sum",
+            )
+            loss = loss + self.weight * kept * t * t / len(labels)
+        return loss, {"loss": loss.detach()}
 
 
 def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
