@@ -77,7 +77,11 @@ class RememberingDetector(CardIndexDetector):
             self.memory[key] = super()._propose_boxes(pixels, imgsz, proposal_conf)
         return self.memory[key]
 
-    def _classify(self, classifier: Any, crops: list[np.ndarray], rotations: int) -> np.ndarray:
+    def _classify(  # type: ignore[override]
+        self, classifier: Any, crops: list[np.ndarray], rotations: int, only: np.ndarray | None = None
+    ) -> np.ndarray:
+        if only is not None:  # the whole batch's outputs are remembered: a subset is read from them
+            return self._classify(classifier, crops, rotations)[only]
         batch_key = digest(np.stack(crops))
         readings = []
         for turn in quarter_turns(rotations):
@@ -142,6 +146,21 @@ def main() -> int:
     parser.add_argument("--models", type=Path)
     parser.add_argument("--cache", type=Path, help="keep every network output here (pickle) for the next run")
     parser.add_argument("--rotations", type=int, nargs="+", default=[4, 2, 1])
+    parser.add_argument(
+        "--partners-below",
+        type=float,
+        nargs="+",
+        default=[1.0],
+        help="the partners read only the crops the main classifier reads less surely than this (1: all)",
+    )
+    parser.add_argument(
+        "--sure-upright",
+        type=float,
+        nargs="+",
+        default=[1.0],
+        help="a crop the main classifier reads upright at least this surely is read that way alone (1: off)",
+    )
+    parser.add_argument("--only-all-partners", action="store_true", help="skip the choices with fewer partners")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     for folder in (args.real_val, args.real_clutter):
@@ -156,23 +175,32 @@ def main() -> int:
     settings = read_model_settings(args.models)
     detector = RememberingDetector(settings, memory)
     partners = settings.classifiers.partners
-    choices = [tuple(partners)] + [(p,) for p in partners] + [()]
+    choices = [tuple(partners)] + ([] if args.only_all_partners else [(p,) for p in partners] + [()])
     kinds = frozenset(STRUCTURAL) - {"classifiers_disagree"}
     rows = []
     for rotations in args.rotations:
-        for chosen in choices:
+        every = [
+            (chosen, below, upright)
+            for chosen in choices
+            for below in (args.partners_below if chosen else [1.0])
+            for upright in (args.sure_upright if rotations > 1 else [1.0])
+        ]
+        for chosen, below, upright in every:
             start = time.perf_counter()
             row = {
                 "partners": [p.name for p in chosen],
                 "rotations": rotations,
-                **measure(detector.reading_with(chosen, rotations), args, kinds),
+                "partners_below": below,
+                "sure_upright": upright,
+                **measure(detector.reading_with(chosen, rotations, below, upright), args, kinds),
             }
             rows.append(row)
             if args.cache:
                 args.cache.write_bytes(pickle.dumps(memory))
             check, val, clutter = row["check"], row.get("real_val", {}), row.get("real_clutter", {})
             print(
-                f"main + {len(chosen)} partner(s) {row['partners']}, {rotations} turn(s) "
+                f"main + {len(chosen)} partner(s) {row['partners']}, {rotations} turn(s), partners asked below "
+                f"{below}, sure upright from {upright} "
                 f"[{time.perf_counter() - start:.0f} s]\n"
                 f"  check scenes: {check['cards']} cards, {check['wrong']} wrong, sure-wrong "
                 f"{check['wrong_shown_as_sure_per_2000']} per 2,000 (at 0.5/0.7/0.9: {row['check_at']}), "

@@ -244,9 +244,17 @@ class CardIndexDetector:
         other.settings = replace(self.settings, decision=decision)
         return other
 
-    def reading_with(self, partners: Sequence[Path], rotations: int) -> CardIndexDetector:
+    def reading_with(
+        self,
+        partners: Sequence[Path],
+        rotations: int,
+        partners_below: float | None = None,
+        sure_upright: float | None = None,
+    ) -> CardIndexDetector:
         """The same loaded models reading crops with only the named ``partners`` (of those loaded; fewer than
-        all are weighed equally with the main classifier) at ``rotations`` quarter turns: what
+        all are weighed equally with the main classifier) at ``rotations`` quarter turns, the partners asked
+        about the crops read less surely than ``partners_below``, a crop read upright from ``sure_upright``
+        read that way alone (defaults: model.json's): what
         ``benchmarks/classifier_choice.py`` compares before model.json's ``classifiers`` is changed."""
         loaded = dict(zip(self.settings.classifiers.partners, self._partners, strict=True))
         missing = [path.name for path in partners if path not in loaded]
@@ -256,7 +264,16 @@ class CardIndexDetector:
         other._partners = [loaded[path] for path in partners]
         all_of_them = tuple(partners) == self.settings.classifiers.partners
         mix = self.settings.classifiers.mix if all_of_them else 1.0 / (1 + len(partners))
-        classifiers = replace(self.settings.classifiers, partners=tuple(partners), rotations=rotations, mix=mix)
+        below = self.settings.classifiers.partners_below if partners_below is None else partners_below
+        upright = self.settings.classifiers.sure_upright if sure_upright is None else sure_upright
+        classifiers = replace(
+            self.settings.classifiers,
+            partners=tuple(partners),
+            rotations=rotations,
+            mix=mix,
+            partners_below=below,
+            sure_upright=upright,
+        )
         other.settings = replace(self.settings, classifiers=classifiers)
         return other
 
@@ -496,22 +513,28 @@ class CardIndexDetector:
             empty = np.zeros((0, 1 + RUNNER_UPS))
             return empty.astype(np.int64), empty, np.zeros(0), np.zeros(0, dtype=np.int64)
         rotations = rotations or self.settings.classifiers.rotations
-        probabilities = self._classify(self._classifier, isolated if isolated is not None else crops, rotations)
+        probabilities, looked_again = self._main_reading(isolated if isolated is not None else crops, rotations)
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
         rejected = not_a_card_probability(probabilities, to_card)
         cards = probabilities[:, to_card != NOT_A_CARD]
         to_card = to_card[to_card != NOT_A_CARD]
         firsts = [to_card[np.argmax(cards, axis=1)]]  # each classifier's own first card
-        if self._partners:
+        asked = np.intersect1d(self._asked_of_partners(probabilities), looked_again)
+        if self._partners:  # a crop the partners are not asked about is read by the main classifier alone
+            cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
+        if len(asked):
             readings = [
-                (self._classify(partner, crops, rotations), partner_ids) for partner, partner_ids in self._partners
+                (self._classify(partner, crops, rotations, asked), partner_ids)
+                for partner, partner_ids in self._partners
             ]
             for partner, partner_ids in readings:
                 # a partner that can say "not a card" too: any classifier's "no" counts
-                rejected = np.maximum(rejected, not_a_card_probability(partner, partner_ids))
+                rejected[asked] = np.maximum(rejected[asked], not_a_card_probability(partner, partner_ids))
                 own = partner[:, partner_ids != NOT_A_CARD]
-                firsts.append(partner_ids[partner_ids != NOT_A_CARD][np.argmax(own, axis=1)])
-            cards = combine_card_readings(cards, to_card, readings, self.settings.classifiers.mix)
+                first = firsts[0].copy()
+                first[asked] = partner_ids[partner_ids != NOT_A_CARD][np.argmax(own, axis=1)]
+                firsts.append(first)
+            cards[asked] = combine_card_readings(cards[asked], to_card, readings, self.settings.classifiers.mix)
         if self.settings.decision.reject_gate > 0:
             cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
         elif self._partners:
@@ -546,9 +569,34 @@ class CardIndexDetector:
         memory = self._frame_memory
         return (int((memory.reuses > 0).sum()), len(memory.reuses)) if memory is not None else (0, 0)
 
-    def _classify(self, classifier: Any, crops: list[np.ndarray], rotations: int) -> np.ndarray:
-        """One classifier's probabilities of the crops at ``rotations`` (``classify_crops``)."""
-        return classify_crops(classifier, crops, self.settings.classifiers.channels, rotations)
+    def _main_reading(self, crops: list[np.ndarray], rotations: int) -> tuple[np.ndarray, np.ndarray]:
+        """The main classifier's probabilities of the crops, and the crops (indices) read at every one of
+        ``rotations`` turns: all of them, or with ``classifiers.sure_upright`` below 1 those it reads upright
+        less surely than that (the others keep their upright reading, and no partner reads them)."""
+        level = self.settings.classifiers.sure_upright
+        if rotations <= 1 or level >= 1:
+            return self._classify(self._classifier, crops, rotations), np.arange(len(crops))
+        probabilities = self._classify(self._classifier, crops, 1)
+        unsure = np.flatnonzero(probabilities.max(axis=1) < level)
+        if len(unsure):
+            probabilities[unsure] = self._classify(self._classifier, crops, rotations, unsure)
+        return probabilities, unsure
+
+    def _asked_of_partners(self, main: np.ndarray) -> np.ndarray:
+        """The crops (indices) the partner classifiers read: those the main classifier's probabilities
+        ``main`` read less surely than ``classifiers.partners_below`` (every crop at 1; none without partners)."""
+        if not self._partners:
+            return np.zeros(0, dtype=np.int64)
+        below = self.settings.classifiers.partners_below
+        return np.arange(len(main)) if below >= 1 else np.flatnonzero(main.max(axis=1) < below)
+
+    def _classify(
+        self, classifier: Any, crops: list[np.ndarray], rotations: int, only: np.ndarray | None = None
+    ) -> np.ndarray:
+        """One classifier's probabilities of the crops (of ``crops[only]`` when given) at ``rotations``
+        (``classify_crops``)."""
+        chosen = crops if only is None else [crops[i] for i in only]
+        return classify_crops(classifier, chosen, self.settings.classifiers.channels, rotations)
 
     @property
     def rejects(self) -> bool:
