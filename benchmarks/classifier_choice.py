@@ -101,6 +101,7 @@ def measure(detector: CardIndexDetector, args: argparse.Namespace, kinds: frozen
     curve = fit_curve(calibrated_of(fit_cards, calibration, kinds), [o.right for o in fit_cards])
     row: dict[str, Any] = {
         "calibration": calibration,
+        "calibration_curve": curve,
         "check": review_numbers(check_cards, calibration, decision.review_below, kinds, curve),
         "check_at": {
             str(t): review_numbers(check_cards, calibration, t, kinds, curve)["wrong_shown_as_sure_per_2000"]
@@ -153,13 +154,6 @@ def main() -> int:
         default=[1.0],
         help="the partners read only the crops the main classifier reads less surely than this (1: all)",
     )
-    parser.add_argument(
-        "--sure-upright",
-        type=float,
-        nargs="+",
-        default=[1.0],
-        help="a crop the main classifier reads upright at least this surely is read that way alone (1: off)",
-    )
     parser.add_argument("--only-all-partners", action="store_true", help="skip the choices with fewer partners")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -179,20 +173,14 @@ def main() -> int:
     kinds = frozenset(STRUCTURAL) - {"classifiers_disagree"}
     rows = []
     for rotations in args.rotations:
-        every = [
-            (chosen, below, upright)
-            for chosen in choices
-            for below in (args.partners_below if chosen else [1.0])
-            for upright in (args.sure_upright if rotations > 1 else [1.0])
-        ]
-        for chosen, below, upright in every:
+        every = [(chosen, below) for chosen in choices for below in (args.partners_below if chosen else [1.0])]
+        for chosen, below in every:
             start = time.perf_counter()
             row = {
                 "partners": [p.name for p in chosen],
                 "rotations": rotations,
                 "partners_below": below,
-                "sure_upright": upright,
-                **measure(detector.reading_with(chosen, rotations, below, upright), args, kinds),
+                **measure(detector.reading_with(chosen, rotations, below), args, kinds),
             }
             rows.append(row)
             if args.cache:
@@ -200,7 +188,7 @@ def main() -> int:
             check, val, clutter = row["check"], row.get("real_val", {}), row.get("real_clutter", {})
             print(
                 f"main + {len(chosen)} partner(s) {row['partners']}, {rotations} turn(s), partners asked below "
-                f"{below}, sure upright from {upright} "
+                f"{below} "
                 f"[{time.perf_counter() - start:.0f} s]\n"
                 f"  check scenes: {check['cards']} cards, {check['wrong']} wrong, sure-wrong "
                 f"{check['wrong_shown_as_sure_per_2000']} per 2,000 (at 0.5/0.7/0.9: {row['check_at']}), "

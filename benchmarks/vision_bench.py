@@ -11,7 +11,7 @@ used. Beside each time it prints, from the same run, a bare ultralytics predict 
 same pixels (the decoded photo at the photo size, the frame at the webcam size) and the ratio: what
 everything beyond one detector pass costs. Goals on the 2-core CI machine: <= 0.5 s per photo, >= 8
 webcam frames/s; issue 24: at most 2.0x (photo) and 1.3x (frame) the bare predict. ``--partners`` (file
-names; none: the main classifier alone), ``--rotations``, ``--partners-below`` and ``--sure-upright`` time other choices of classifiers and turns than
+names; none: the main classifier alone), ``--rotations`` and ``--partners-below`` time other choices of classifiers and turns than
 model.json's (``benchmarks/classifier_choice.py`` measures what each choice reads).
 """
 
@@ -83,9 +83,6 @@ def main() -> int:
     parser.add_argument("--partners", nargs="*", help="partner classifiers' file names (default: model.json's)")
     parser.add_argument("--rotations", type=int, help="photo quarter turns per crop (default: model.json's)")
     parser.add_argument(
-        "--sure-upright", type=float, help="crops read upright this surely are read so alone (default: model.json's)"
-    )
-    parser.add_argument(
         "--partners-below",
         type=float,
         help="partners read crops the main one reads less surely (default: model.json's)",
@@ -98,12 +95,12 @@ def main() -> int:
     from vision.hands import split_hands
 
     detector = load_detector(args.models)
-    if args.partners is not None or args.rotations or args.partners_below is not None or args.sure_upright is not None:
+    if args.partners is not None or args.rotations or args.partners_below is not None:
         chosen = detector.settings.classifiers.partners
         if args.partners is not None:
             chosen = tuple(path for path in chosen if path.name in args.partners)
         detector = detector.reading_with(
-            chosen, args.rotations or detector.settings.classifiers.rotations, args.partners_below, args.sure_upright
+            chosen, args.rotations or detector.settings.classifiers.rotations, args.partners_below
         )
     if args.threads:
         import torch
@@ -120,8 +117,7 @@ def main() -> int:
     print(
         f"model: {detector.settings.detector.weights.name} ({detector.layout}); photo imgsz {imgsz}, webcam imgsz "
         f"{webcam_imgsz}; partners {[p.name for p in detector.settings.classifiers.partners]}, "
-        f"{detector.settings.classifiers.rotations} turn(s), asked below {detector.settings.classifiers.partners_below}, sure upright from "
-        f"{detector.settings.classifiers.sure_upright}; torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
+        f"{detector.settings.classifiers.rotations} turn(s), asked below {detector.settings.classifiers.partners_below}; torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
 

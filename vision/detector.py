@@ -249,12 +249,10 @@ class CardIndexDetector:
         partners: Sequence[Path],
         rotations: int,
         partners_below: float | None = None,
-        sure_upright: float | None = None,
     ) -> CardIndexDetector:
         """The same loaded models reading crops with only the named ``partners`` (of those loaded; fewer than
         all are weighed equally with the main classifier) at ``rotations`` quarter turns, the partners asked
-        about the crops read less surely than ``partners_below``, a crop read upright from ``sure_upright``
-        read that way alone (defaults: model.json's): what
+        about the crops read less surely than ``partners_below`` (default: model.json's): what
         ``benchmarks/classifier_choice.py`` compares before model.json's ``classifiers`` is changed."""
         loaded = dict(zip(self.settings.classifiers.partners, self._partners, strict=True))
         missing = [path.name for path in partners if path not in loaded]
@@ -265,14 +263,12 @@ class CardIndexDetector:
         all_of_them = tuple(partners) == self.settings.classifiers.partners
         mix = self.settings.classifiers.mix if all_of_them else 1.0 / (1 + len(partners))
         below = self.settings.classifiers.partners_below if partners_below is None else partners_below
-        upright = self.settings.classifiers.sure_upright if sure_upright is None else sure_upright
         classifiers = replace(
             self.settings.classifiers,
             partners=tuple(partners),
             rotations=rotations,
             mix=mix,
             partners_below=below,
-            sure_upright=upright,
         )
         other.settings = replace(self.settings, classifiers=classifiers)
         return other
@@ -513,13 +509,13 @@ class CardIndexDetector:
             empty = np.zeros((0, 1 + RUNNER_UPS))
             return empty.astype(np.int64), empty, np.zeros(0), np.zeros(0, dtype=np.int64)
         rotations = rotations or self.settings.classifiers.rotations
-        probabilities, looked_again = self._main_reading(isolated if isolated is not None else crops, rotations)
+        probabilities = self._classify(self._classifier, isolated if isolated is not None else crops, rotations)
         to_card = np.array(self._classifier_card_ids, dtype=np.int64)
         rejected = not_a_card_probability(probabilities, to_card)
         cards = probabilities[:, to_card != NOT_A_CARD]
         to_card = to_card[to_card != NOT_A_CARD]
         firsts = [to_card[np.argmax(cards, axis=1)]]  # each classifier's own first card
-        asked = np.intersect1d(self._asked_of_partners(probabilities), looked_again)
+        asked = self._asked_of_partners(probabilities)
         if self._partners:  # a crop the partners are not asked about is read by the main classifier alone
             cards = cards / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
         if len(asked):
@@ -568,19 +564,6 @@ class CardIndexDetector:
         """Of the last webcam frame's crops: how many kept the reading of the frame before, and how many there were."""
         memory = self._frame_memory
         return (int((memory.reuses > 0).sum()), len(memory.reuses)) if memory is not None else (0, 0)
-
-    def _main_reading(self, crops: list[np.ndarray], rotations: int) -> tuple[np.ndarray, np.ndarray]:
-        """The main classifier's probabilities of the crops, and the crops (indices) read at every one of
-        ``rotations`` turns: all of them, or with ``classifiers.sure_upright`` below 1 those it reads upright
-        less surely than that (the others keep their upright reading, and no partner reads them)."""
-        level = self.settings.classifiers.sure_upright
-        if rotations <= 1 or level >= 1:
-            return self._classify(self._classifier, crops, rotations), np.arange(len(crops))
-        probabilities = self._classify(self._classifier, crops, 1)
-        unsure = np.flatnonzero(probabilities.max(axis=1) < level)
-        if len(unsure):
-            probabilities[unsure] = self._classify(self._classifier, crops, rotations, unsure)
-        return probabilities, unsure
 
     def _asked_of_partners(self, main: np.ndarray) -> np.ndarray:
         """The crops (indices) the partner classifiers read: those the main classifier's probabilities

@@ -70,9 +70,6 @@ class ClassifierSettings:
     # the partners read only the crops the main classifier reads less surely than this (the probability of
     # its first class, "not a card" included); the main reading of a surer crop stands alone. 1: every crop
     partners_below: float = 1.0
-    # photos: a crop the main classifier reads upright at least this surely is read that way alone (no other
-    # turns, no partners); every other crop is read at ``rotations`` turns. 1: off, every crop at every turn
-    sure_upright: float = 1.0
     # the main classifier reads crops with everything beyond this margin (a fraction of the crop side)
     # outside the index box painted as paper (``vision.crops.isolate_box``); 0: plain crops
     isolate: float = 0.0

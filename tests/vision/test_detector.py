@@ -484,12 +484,11 @@ def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_aske
     )
     shipped = load_detector()
     partners, turns = shipped.settings.classifiers.partners, shipped.settings.classifiers.rotations
-    every = shipped.read_boxes_before_gate(image, boxes)
+    every = shipped.reading_with(partners, turns, 1.0).read_boxes_before_gate(image, boxes)  # 1: every crop
     alone = shipped.reading_with((), turns).read_boxes_before_gate(image, boxes)
-    at_one = shipped.reading_with(partners, turns, 1.0).read_boxes_before_gate(image, boxes)
     at_zero = shipped.reading_with(partners, turns, 0.0).read_boxes_before_gate(image, boxes)
-    assert all((a == b).all() for a, b in zip(at_one, every, strict=True)), "1: every crop, as shipped"
     assert all(np.allclose(a, b) for a, b in zip(at_zero, alone, strict=True)), "0: the main classifier alone"
+    assert not np.allclose(every[1], alone[1]), "the partners change the readings they are asked about"
 
     main_sure = shipped.reading_with((), turns)._classify(shipped._classifier, shipped._crops(image, boxes)[0], turns)
     level = float(np.median(main_sure.max(axis=1)))
@@ -499,37 +498,3 @@ def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_aske
     for part, of_every, of_alone in zip(between, every, alone, strict=True):
         assert np.allclose(part[asked], of_every[asked], atol=1e-6), "an unsure crop: every classifier"
         assert np.allclose(part[~asked], of_alone[~asked]), "a sure crop: the main classifier alone"
-
-
-def test_a_crop_read_surely_upright_is_read_so_alone_when_sure_upright_is_set():
-    """classifiers.sure_upright: the main classifier's upright reading of a sure crop stands; the other crops
-    are read at every turn by every classifier."""
-    import cv2
-
-    from vision.detector import load_detector
-
-    real_val = DEFAULT_MODELS_DIR.parent / "datasets" / "real" / "real-val"
-    image = cv2.imread(str(real_val / "images" / "deal2.jpg"))
-    height, width = image.shape[:2]
-    rows = np.loadtxt(real_val / "labels" / "deal2.txt", ndmin=2)[:24]
-    centre, size = rows[:, 1:3] * (width, height), rows[:, 3:5] * (width, height)
-    boxes = np.hstack([centre - size / 2, centre + size / 2])
-    shipped = load_detector()
-    partners, turns = shipped.settings.classifiers.partners, shipped.settings.classifiers.rotations
-    every = shipped.read_boxes_before_gate(image, boxes)
-    upright_alone = shipped.reading_with((), 1).read_boxes_before_gate(image, boxes)
-    assert all(
-        (a == b).all()
-        for a, b in zip(
-            shipped.reading_with(partners, turns, None, 1.0).read_boxes_before_gate(image, boxes), every, strict=True
-        )
-    )
-
-    upright = shipped._classify(shipped._classifier, shipped._crops(image, boxes)[0], 1).max(axis=1)
-    level = float(np.median(upright))
-    sure = upright >= level
-    assert 0 < sure.sum() < len(boxes)
-    mixed = shipped.reading_with(partners, turns, None, level).read_boxes_before_gate(image, boxes)
-    for part, of_every, of_upright in zip(mixed, every, upright_alone, strict=True):
-        assert np.allclose(part[~sure], of_every[~sure], atol=1e-6), "an unsure crop: every turn, every classifier"
-        assert np.allclose(part[sure], of_upright[sure]), "a sure crop: the main classifier's upright reading"
