@@ -45,7 +45,9 @@ from vision.evaluation.calibration import (  # noqa: E402
     calibrated_of,
     fit_calibration,
     fit_curve,
+    format_reliability,
     read_scenes,
+    reliability_table,
     review_numbers,
 )
 from vision.evaluation.evaluate import evaluate_folder, evaluate_rank_folder  # noqa: E402
@@ -103,6 +105,9 @@ def measure(detector: CardIndexDetector, args: argparse.Namespace, kinds: frozen
         "calibration": calibration,
         "calibration_curve": curve,
         "check": review_numbers(check_cards, calibration, decision.review_below, kinds, curve),
+        "check_reliability": reliability_table(
+            calibrated_of(check_cards, calibration, kinds, curve), [o.right for o in check_cards]
+        ),
         "check_at": {
             str(t): review_numbers(check_cards, calibration, t, kinds, curve)["wrong_shown_as_sure_per_2000"]
             for t in (0.5, 0.7, 0.9)
@@ -154,6 +159,7 @@ def main() -> int:
         default=[1.0],
         help="the partners read only the crops the main classifier reads less surely than this (1: all)",
     )
+    parser.add_argument("--reliability", action="store_true", help="print each choice's check-scene reliability table")
     parser.add_argument("--only-all-partners", action="store_true", help="skip the choices with fewer partners")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -201,6 +207,8 @@ def main() -> int:
                 f"{clutter.get('right_cards')}",
                 flush=True,
             )
+            if args.reliability:
+                print(format_reliability(row["check_reliability"]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     return 0

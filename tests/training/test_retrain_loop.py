@@ -110,9 +110,7 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeyp
         progress_bar=False,
         eval_sets=(EvalSet("rendered", measuring, "labelled"),),
         eval_imgsz=640,
-        partners=True,
-        distill=1.0,
-    )
+    )  # the default recipe: every classifier fine-tuned, each held to what it read before (--distill 1)
     held_batches: list[int] = []  # the batches trained with KeepWhatItReads as the loss (it still runs as it is)
     keep = KeepWhatItReads.__call__
     monkeypatch.setattr(KeepWhatItReads, "__call__", lambda self, p, b: held_batches.append(1) or keep(self, p, b))
@@ -158,3 +156,5 @@ def test_retrain_says_what_is_wrong(tmp_path, capsys):
     assert "no detector model" in err and "Traceback" not in err
     assert main(["retrain", "--hours", "0", "--models-dir", str(tmp_path)]) == 2
     assert "--hours" in capsys.readouterr().err
+    assert main(["retrain", "--distill", "-1", "--models-dir", str(tmp_path)]) == 2
+    assert "--distill -1.0: give a weight from 0 (off)" in capsys.readouterr().err

@@ -107,8 +107,8 @@ class RetrainConfig:
     install: bool = True
     seed: int | None = None
     hard_negatives: bool = True  # clutter, mined proposals and no-card tables in the classifier's crops
-    partners: bool = False  # fine-tune the partner classifiers too (each gets an equal share of the time)
-    distill: float = 0.0  # > 0: hold each classifier to what it read before (train.KeepWhatItReads)
+    partners: bool = True  # fine-tune the partner classifiers too (each gets an equal share of the time)
+    distill: float = 1.0  # > 0: hold each classifier to what it read before (train.KeepWhatItReads)
     work_dir: Path | None = None
     status_path: Path | None = None
     progress_bar: bool = True
@@ -783,17 +783,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--partners",
-        action="store_true",
-        help="fine-tune the partner classifiers too, each in an equal share of the time: a taught deck's misreads "
-        "fall further, other decks are read a little worse (see docs/training.md)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="fine-tune the partner classifiers too, each in an equal share of the time (default); with "
+        "--no-partners only the main one, whose lessons the untaught partners then outvote (docs/training.md)",
     )
     parser.add_argument(
         "--distill",
         type=float,
-        default=0.0,
+        default=1.0,
         metavar="WEIGHT",
         help="hold each classifier to what it read before on the crops it already reads right, with this weight "
-        "(e.g. 1; default 0: off): it learns a taught deck's misreads and drifts less on other decks",
+        "(default 1; 0: off): it learns a taught deck's misreads and drifts less on other decks",
     )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
