@@ -467,21 +467,14 @@ def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_aske
     """classifiers.partners_below: a crop the main classifier reads surely enough is read by it alone."""
     import cv2
 
+    from vision.detections import read_yolo_labels
     from vision.detector import load_detector
 
     real_val = DEFAULT_MODELS_DIR.parent / "datasets" / "real" / "real-val"
     image = cv2.imread(str(real_val / "images" / "deal1.jpg"))
-    height, width = image.shape[:2]
-    rows = np.loadtxt(real_val / "labels" / "deal1.txt", ndmin=2)[:24]
-    boxes = np.stack(
-        [
-            (rows[:, 1] - rows[:, 3] / 2) * width,
-            (rows[:, 2] - rows[:, 4] / 2) * height,
-            (rows[:, 1] + rows[:, 3] / 2) * width,
-            (rows[:, 2] + rows[:, 4] / 2) * height,
-        ],
-        axis=1,
-    )
+    classes = (real_val / "classes.txt").read_text().split()
+    labels = read_yolo_labels(real_val / "labels" / "deal1.txt", classes, (image.shape[1], image.shape[0]))
+    boxes = labels.xyxy[:24]
     shipped = load_detector()
     partners, turns = shipped.settings.classifiers.partners, shipped.settings.classifiers.rotations
     every = shipped.reading_with(partners, turns, 1.0).read_boxes_before_gate(image, boxes)  # 1: every crop

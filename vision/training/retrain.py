@@ -555,9 +555,9 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         channels = None
         trained_partners: dict[str, Path] = {}
         if "classifier" in parts:
-            # --partners: every classifier that reads the crops learns the taught decks, each in an equal share of
-            # the time. The main one alone is outvoted by partners that never saw them, but all three drift
-            # further on other decks' photos (session 14, docs/experiments)
+            # --partners (default): every classifier that reads the crops learns the taught decks, each in an equal
+            # share of the time: the main one alone is outvoted by partners that never saw them (session 14).
+            # --distill holds each to what it read before, so the three drift less on other decks (session 15)
             partners = settings.classifiers.partners if config.partners else ()
             runs_count = 1 + len(partners)
             share = hours_classifier / runs_count

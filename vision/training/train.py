@@ -245,7 +245,7 @@ def train_classifier(
         teacher = YOLO(start, task="classify").model
 
         def hold_to_start_model(trainer) -> None:  # after the trainer made its EMA copy, which keeps plain CE
-            trainer.model.criterion = KeepWhatItReads(teacher, distill)
+            trainer.model.criterion = KeepWhatItReads(teacher, distill, device=trainer.device)
 
         model.add_callback("on_pretrain_routine_end", hold_to_start_model)
     model.train(**args)
@@ -262,8 +262,8 @@ class KeepWhatItReads:
     ``criterion``; its checkpoints drop the criterion, so the start model is never saved with the weights.
     """
 
-    def __init__(self, start_model: Any, weight: float, temperature: float = 2.0) -> None:
-        self.start_model = start_model.float().eval()
+    def __init__(self, start_model: Any, weight: float, temperature: float = 2.0, device: Any = "cpu") -> None:
+        self.start_model = start_model.float().eval().to(device)  # on the device the batches come on
         for parameter in self.start_model.parameters():
             parameter.requires_grad_(False)
         self.weight = weight
@@ -277,7 +277,6 @@ class KeepWhatItReads:
         labels = batch["cls"]
         loss = F.cross_entropy(logits, labels)
         with torch.no_grad():
-            self.start_model.to(logits.device)
             start = self.start_model(batch["img"].to(logits.dtype))
             start_logits = start[1] if isinstance(start, (list, tuple)) else start
             read_right = start_logits.argmax(1) == labels
