@@ -42,12 +42,12 @@ def main() -> int:
         scale = args.side / max(image.shape[:2])
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         labels = read_yolo_labels(args.set / "labels" / f"{image_path.stem}.txt", codes, image.shape[1::-1])
-        first = crop_thumbnails(crop_indices(image, labels.xyxy))
+        first = crop_thumbnails(crop_indices(image, labels.xyxy, balance=False))  # as a frame cuts them
         for _ in range(args.trials):
             noisy = np.clip(image + rng.normal(0, args.noise, image.shape), 0, 255).astype(np.uint8)
             noisy = cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR)
             shifted = labels.xyxy + rng.uniform(-0.7, 0.7, labels.xyxy.shape)
-            again = crop_thumbnails(crop_indices(noisy, shifted))
+            again = crop_thumbnails(crop_indices(noisy, shifted, balance=False))
             same += list(np.abs(first - again).reshape(len(first), -1).max(axis=1))
         cards = [codes[c] for c in labels.class_id]
         for i, card in enumerate(cards):  # every other card of the same rank or suit in the photo: the hard pairs

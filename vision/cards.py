@@ -16,6 +16,7 @@ carries the reasons of every box it is made of, and merging, pairing and conflic
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,8 +66,9 @@ def card_confidence(box_confidences: list[float] | np.ndarray) -> float:
     >>> round(card_confidence([0.9]), 3), round(card_confidence([0.9, 0.8]), 3)
     (0.9, 0.98)
     """
-    values = np.clip(np.asarray(box_confidences, dtype=np.float64), 0.0, 1.0)
-    return float(1.0 - np.prod(1.0 - values)) if len(values) else 0.0
+    if not len(box_confidences):
+        return 0.0
+    return 1.0 - math.prod(1.0 - min(max(float(value), 0.0), 1.0) for value in box_confidences)
 
 
 def index_box_size(detections: Detections) -> float:
@@ -89,8 +91,13 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
     conflicts: list[str] = []
     weaker: list[tuple[CardReading, Detections]] = []
     grouped = []
-    for class_id in sorted(set(detections.class_id.tolist())):
-        same_code = detections[detections.class_id == class_id]
+    by_code = np.argsort(detections.class_id, kind="stable")  # each code's rows in order, codes ascending
+    class_ids, starts = np.unique(detections.class_id[by_code], return_index=True)
+    for class_id, rows in zip(class_ids.tolist(), np.split(by_code, starts[1:]) if len(by_code) else [], strict=True):
+        same_code = detections[rows]
+        if len(rows) == 1:  # most codes of a photo: one box, one group, one place
+            grouped.append((class_id, same_code, [[0]], [same_code.confidence.tolist()]))
+            continue
         order = np.argsort(-same_code.confidence, kind="stable")
         size = max(unit, float(same_code.long_sides.max()))
         spans = (SAME_INDEX_SPAN * size, MIN_CORNER_SPAN * size, max_corner_span * size)
@@ -117,7 +124,7 @@ def merge_corners(detections: Detections, max_corner_span: float = MAX_CORNER_SP
                 card=CARD_CODES[class_id],
                 confidence=card_confidence(places),
                 boxes=tuple(_box(same_code.xyxy[j]) for j in group),
-                runner_ups=_runner_up_codes(same_code[group], class_id),
+                runner_ups=_runner_up_codes(same_code if len(same_code) == 1 else same_code[group], class_id),
                 review=tuple(dict.fromkeys(reason for j in group for reason in same_code.reasons[j])),
             )
             if len(places) >= 3 and min(places) < UNSURE_CORNER and not four_corners:
@@ -194,21 +201,33 @@ def _could_be_opposite_corners(a: CardReading, b: CardReading, unit: float) -> f
     return distance if related else None
 
 
-def _index_on_face(a: Box, b: Box, centres: np.ndarray) -> bool:
-    """Whether another index lies on the face that boxes ``a`` and ``b`` would be the corners of (the
-    disc around their midpoint): then they are two cards of a fan or a spread, whose other cards show
-    their indices there. On real-val's fans every disagreeing pair of the right size and direction had
-    other indices there; the two corners of a card lying alone have none."""
-    start = np.array([(a[0] + a[2]) / 2, (a[1] + a[3]) / 2])
-    end = np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
-    middle, radius = (start + end) / 2, float(np.hypot(*(end - start))) * FACE_RADIUS
-    others = (np.hypot(*(centres - start).T) > 1e-6) & (np.hypot(*(centres - end).T) > 1e-6)
-    return bool(np.any(others & (np.hypot(*(centres - middle).T) < radius)))
+def _indices_on_faces(pairs: list[tuple[Box, Box]], centres: np.ndarray) -> list[bool]:
+    """For each pair of boxes ``a``, ``b``: whether another index (of ``centres``) lies on the face they would
+    be the corners of (the disc around their midpoint): then they are two cards of a fan or a spread, whose
+    other cards show their indices there. On real-val's fans every disagreeing pair of the right size and
+    direction had other indices there; the two corners of a card lying alone have none.
+
+    >>> centres = np.array([[5.0, 5], [45, 45], [25, 25], [105, 5], [145, 45]])
+    >>> _indices_on_faces([((0, 0, 10, 10), (40, 40, 50, 50)), ((100, 0, 110, 10), (140, 40, 150, 50))], centres)
+    [True, False]
+    """
+    if not pairs:
+        return []
+    boxes = np.array(pairs, dtype=np.float64)  # (P, 2, 4)
+    start = (boxes[:, 0, :2] + boxes[:, 0, 2:]) / 2
+    end = (boxes[:, 1, :2] + boxes[:, 1, 2:]) / 2
+    middle, radius = (start + end) / 2, np.hypot(*(end - start).T) * FACE_RADIUS
+
+    def distance_to(points: np.ndarray) -> np.ndarray:  # (P, C): each pair's point to every centre
+        return np.hypot(*(centres[None, :, :] - points[:, None, :]).transpose(2, 0, 1))
+
+    others = (distance_to(start) > 1e-6) & (distance_to(end) > 1e-6)
+    return np.any(others & (distance_to(middle) < radius[:, None]), axis=1).tolist()
 
 
 def _pairs_near_a_diagonal_apart(cards: list[CardReading], singles: list[int], unit: float) -> list[tuple[int, int]]:
     """The pairs (i < j) of one-box cards whose box sizes and distance could make them one card's corners
-    (``_could_be_opposite_corners``'s first two tests, for all pairs at once, with a little margin): that
+    (``_could_be_opposite_corners``'s first three tests, for all pairs at once, with a little margin): that
     function, which decides, then looks only at these instead of at every pair of a frame's 50 boxes."""
     if len(singles) < 2:
         return []
@@ -219,7 +238,10 @@ def _pairs_near_a_diagonal_apart(cards: list[CardReading], singles: list[int], u
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     distance = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) / size
     (smallest, largest), (low, high) = OPPOSITE_CORNER_SIZE_RATIO, OPPOSITE_CORNER_SPAN
+    offsets = np.abs(centres[:, None, :] - centres[None, :, :]) / size[:, :, None]
+    across = offsets.min(axis=2) >= 0.35 * distance * 0.99  # along both sides, not along one row
     near = (ratio >= smallest * 0.99) & (ratio <= largest * 1.01) & (distance >= low * 0.99) & (distance <= high * 1.01)
+    near &= across
     return [(singles[k], singles[m]) for k, m in zip(*np.nonzero(np.triu(near, 1)), strict=True)]
 
 
@@ -230,11 +252,13 @@ def pair_opposite_corners(cards: list[CardReading], unit: float) -> tuple[list[C
     when)."""
     singles = [i for i, card in enumerate(cards) if len(card.boxes) == 1]
     centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for card in cards for b in card.boxes]).reshape(-1, 2)
-    candidates = []
+    possible = []
     for i, j in _pairs_near_a_diagonal_apart(cards, singles, unit):
         distance = _could_be_opposite_corners(cards[i], cards[j], unit)
-        if distance is not None and not _index_on_face(cards[i].boxes[0], cards[j].boxes[0], centres):
-            candidates.append((abs(distance - 4.2), i, j))
+        if distance is not None:
+            possible.append((abs(distance - 4.2), i, j))
+    faces = _indices_on_faces([(cards[i].boxes[0], cards[j].boxes[0]) for _, i, j in possible], centres)
+    candidates = [candidate for candidate, on_face in zip(possible, faces, strict=True) if not on_face]
     used: set[int] = set()
     merged: dict[int, CardReading] = {}
     conflicts = []

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.cards import CARD_CODES
-from vision.crops import CROP_SIZE, crop_indices
+from vision.crops import CROP_SIZE, balance_white_all, crop_indices
 from vision.decision import FRAME, PHOTO, BoxEvidence, ReadingMode, check_mode, decide_boxes
 from vision.detections import Detections, box_iou, canonical_code
 from vision.frame_memory import FrameMemory, crop_thumbnails, remembered
@@ -319,11 +319,10 @@ class CardIndexDetector:
                 return Detections(xyxy, card_ids, scores)
             if len(xyxy) == 0:
                 return Detections.empty()
-            crops, isolated = self._crops(pixels, xyxy)
             if photo:
-                card_ids, probabilities, rejected, dissent = self._read_crops(crops, isolated, rotations)
+                card_ids, probabilities, rejected, dissent = self._read_crops(*self._crops(pixels, xyxy), rotations)
             else:
-                card_ids, probabilities, rejected, dissent = self._read_frame_crops(xyxy, crops, isolated, rotations)
+                card_ids, probabilities, rejected, dissent = self._read_frame_crops(pixels, xyxy, rotations)
         decided = decide_boxes(
             BoxEvidence(scores, card_ids, probabilities, rejected, dissent),
             decision,
@@ -543,19 +542,23 @@ class CardIndexDetector:
             dissent = np.where((dissent < 0) & (first != card_ids[:, 0]), first, dissent)
         return card_ids, np.take_along_axis(cards, ranked, axis=1), rejected, dissent
 
-    def _read_frame_crops(
-        self, xyxy: np.ndarray, crops: list[np.ndarray], isolated: list[np.ndarray] | None, rotations: int | None
-    ) -> tuple[np.ndarray, ...]:
+    def _read_frame_crops(self, pixels: np.ndarray, xyxy: np.ndarray, rotations: int | None) -> tuple[np.ndarray, ...]:
         """``_read_crops`` for a webcam frame: a crop the same as one of the last frame's, at the same place,
-        keeps that reading (``vision.frame_memory``); the others are read in one batch."""
+        keeps that reading (``vision.frame_memory``); the others are white-balanced and read in one batch.
+        Every crop is cut, unbalanced, for its thumbnail; on a still table few are read."""
         reader = (self.settings.classifiers, rotations)
-        thumbnails = crop_thumbnails(crops)
+        xyxy = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
+        cut = crop_indices(pixels, xyxy, size=self._classifier_imgsz, balance=False)
+        thumbnails = crop_thumbnails(cut)
         memory = self._frame_memory
-        kept = memory.same_crops(reader, xyxy, thumbnails) if memory is not None else np.full(len(crops), -1)
+        kept = memory.same_crops(reader, xyxy, thumbnails) if memory is not None else np.full(len(cut), -1)
         new = np.flatnonzero(kept < 0)
-        fresh = self._read_crops(
-            [crops[i] for i in new], [isolated[i] for i in new] if isolated is not None else None, rotations
+        crops = list(balance_white_all(np.stack([cut[i] for i in new]))) if len(new) else []
+        isolate = self.settings.classifiers.isolate
+        isolated = (
+            crop_indices(pixels, xyxy[new], size=self._classifier_imgsz, isolate=isolate) if isolate > 0 else None
         )
+        fresh = self._read_crops(crops, isolated, rotations)
         self._frame_memory = remembered(memory, kept, fresh, reader, xyxy, thumbnails)
         return self._frame_memory.readings
 

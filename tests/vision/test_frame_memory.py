@@ -108,3 +108,20 @@ def test_no_reading_is_kept_for_more_than_most_reuses_frames():
             fresh_at.append(frame)
         memory = remembered(memory, kept, (np.array([7])[kept < 0],), "r", box, crop)
     assert fresh_at == [MOST_REUSES + 1, 2 * MOST_REUSES + 2]
+
+
+@pytest.mark.skipif(not DEAL.exists(), reason="needs datasets/real/real-val")
+def test_a_frame_reads_its_new_crops_white_balanced_as_a_photo_does():
+    from vision.crops import crop_indices
+
+    frame = webcam_frames(1, seed=3)[0].astype(np.float32)
+    warm = np.clip(frame * np.array([0.55, 0.85, 1.1], dtype=np.float32), 0, 255).astype(np.uint8)  # dim lamp light
+    reader = fresh_reader()
+    boxes = reader.detect(warm, imgsz=640, rotations=1, mode="frame").xyxy
+    card_ids, probabilities, rejected, _ = fresh_reader()._read_frame_crops(warm, boxes, 1)  # no memory: all new
+    as_photo = reader.read_boxes_before_gate(warm, boxes, rotations=1)
+    assert np.array_equal(card_ids, as_photo[0])
+    assert np.allclose(probabilities, as_photo[1]) and np.allclose(rejected, as_photo[2])
+    # the crops unbalanced would read otherwise: the frame's thumbnails are cut so, its readings are not
+    unbalanced = reader.read_crops_before_gate(crop_indices(warm, boxes, balance=False), rotations=1)
+    assert not np.allclose(probabilities, unbalanced[1], atol=1e-3)
