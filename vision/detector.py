@@ -322,7 +322,7 @@ class CardIndexDetector:
             if photo:
                 card_ids, probabilities, rejected, dissent = self._read_crops(*self._crops(pixels, xyxy), rotations)
             else:
-                card_ids, probabilities, rejected, dissent = self._read_frame_crops(pixels, xyxy, rotations)
+                xyxy, (card_ids, probabilities, rejected, dissent) = self._read_frame_crops(pixels, xyxy, rotations)
         decided = decide_boxes(
             BoxEvidence(scores, card_ids, probabilities, rejected, dissent),
             decision,
@@ -542,25 +542,42 @@ class CardIndexDetector:
             dissent = np.where((dissent < 0) & (first != card_ids[:, 0]), first, dissent)
         return card_ids, np.take_along_axis(cards, ranked, axis=1), rejected, dissent
 
-    def _read_frame_crops(self, pixels: np.ndarray, xyxy: np.ndarray, rotations: int | None) -> tuple[np.ndarray, ...]:
-        """``_read_crops`` for a webcam frame: a crop the same as one of the last frame's, at the same place,
-        keeps that reading (``vision.frame_memory``); the others are white-balanced and read in one batch.
-        Every crop is cut, unbalanced, for its thumbnail; on a still table few are read."""
+    def _read_frame_crops(
+        self, pixels: np.ndarray, xyxy: np.ndarray, rotations: int | None
+    ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """``_read_crops`` for a webcam frame, with the frame's boxes: a box at the place of one of the last
+        frame's whose crop, cut there, looks as it did keeps that box and its reading (``vision.frame_memory``);
+        the others are white-balanced and read in one batch. Every crop is cut, unbalanced, for its thumbnail;
+        on a still table few are read."""
         reader = (self.settings.classifiers, rotations)
         xyxy = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
-        cut = crop_indices(pixels, xyxy, size=self._classifier_imgsz, balance=False)
-        thumbnails = crop_thumbnails(cut)
         memory = self._frame_memory
-        kept = memory.same_crops(reader, xyxy, thumbnails) if memory is not None else np.full(len(cut), -1)
+        places = memory.places(reader, xyxy) if memory is not None else np.full(len(xyxy), -1, dtype=np.int64)
+        at_place = places >= 0
+        where = xyxy.copy()
+        if memory is not None and at_place.any():
+            where[at_place] = memory.xyxy[places[at_place]]
+        cut = crop_indices(pixels, where, size=self._classifier_imgsz, balance=False)
+        thumbnails = crop_thumbnails(cut)
+        kept = memory.kept_at(places, thumbnails) if memory is not None else places
         new = np.flatnonzero(kept < 0)
+        moved = new[at_place[new]]  # read afresh at this frame's box, not at the remembered one
+        if len(moved):
+            own = crop_indices(pixels, xyxy[moved], size=self._classifier_imgsz, balance=False)
+            for i, crop in zip(moved, own, strict=True):
+                cut[i] = crop
+            thumbnails[moved] = crop_thumbnails([cut[i] for i in moved])
+        boxes = xyxy.copy()
+        if memory is not None and (kept >= 0).any():
+            boxes[kept >= 0] = memory.xyxy[kept[kept >= 0]]
         crops = list(balance_white_all(np.stack([cut[i] for i in new]))) if len(new) else []
         isolate = self.settings.classifiers.isolate
         isolated = (
             crop_indices(pixels, xyxy[new], size=self._classifier_imgsz, isolate=isolate) if isolate > 0 else None
         )
         fresh = self._read_crops(crops, isolated, rotations)
-        self._frame_memory = remembered(memory, kept, fresh, reader, xyxy, thumbnails)
-        return self._frame_memory.readings
+        self._frame_memory = remembered(memory, kept, fresh, reader, boxes, thumbnails)
+        return boxes, self._frame_memory.readings
 
     @property
     def frame_crops_kept(self) -> tuple[int, int]:

@@ -6,8 +6,11 @@ frame mode (``vision.detector.CardIndexDetector.detect``) a box keeps the classi
 frame when, in this frame:
 
 * it lies where a box of the last frame lay (``SAME_PLACE_IOU``), and
-* its crop looks the same: no pixel of the two crops' blurred 16 x 16 grey thumbnails differs by more
-  than ``SAME_CROP_LEVEL`` grey levels. The thumbnails are of the crops as cut, before white balance:
+* its crop looks the same: cut in this frame where the remembered box lay, no pixel of its blurred
+  16 x 16 grey thumbnail differs from the remembered crop's by more than ``SAME_CROP_LEVEL`` grey levels.
+  The box kept is then the remembered one, whose crop the reading was made from: the detector's box of one
+  index in a still frame often flips by a pixel or two between two sizes, and a crop cut at each differs
+  by 25-45 levels (3 of the bench's 56 boxes were read afresh almost every frame so). The thumbnails are of the crops as cut, before white balance:
   balancing is most of a crop's cost, and a frame balances only the crops it reads afresh. Measured on
   real-val's 377 labelled indices shrunk to 640 px (a webcam's size; ``python3 benchmarks/frame_memory.py``):
   the same index in two frames (sensor noise of sigma 4, JPEG, boxes shifted by up to 0.7 px) differs by
@@ -65,29 +68,45 @@ class FrameMemory:
     reuses: np.ndarray
 
     def same_crops(self, reader: object, xyxy: np.ndarray, thumbnails: np.ndarray) -> np.ndarray:
-        """For each box of this frame, the row of the last frame's box whose reading it keeps, or -1.
+        """For each box of this frame, the row of the last frame's box whose reading it keeps, or -1: the
+        row at its place (``places``) whose thumbnail is within ``SAME_CROP_LEVEL`` of ``thumbnails``' (cut, for
+        a box at a place, at the remembered box: ``kept_at``).
 
         >>> crop = np.full((16, 16), 200, np.float32)
         >>> memory = FrameMemory("r", np.array([[0.0, 0, 10, 10]]), crop[None], (np.array([7]),), np.zeros(1, int))
-        >>> memory.same_crops("r", np.array([[0.5, 0, 10, 10], [0.5, 0, 10, 10], [50, 0, 60, 10]]),
-        ...                   np.stack([crop + 5, crop - 60, crop])).tolist()
-        [0, -1, -1]
+        >>> memory.same_crops("r", np.array([[0.5, 0, 10, 10], [50, 0, 60, 10]]), np.stack([crop + 5, crop])).tolist()
+        [0, -1]
+        >>> memory.same_crops("r", np.array([[0.5, 0, 10, 10]]), crop[None] - 60).tolist()
+        [-1]
         >>> memory.same_crops("another reader", np.array([[0.0, 0, 10, 10]]), crop[None]).tolist()
         [-1]
         """
-        kept = np.full(len(xyxy), -1, dtype=np.int64)
+        return self.kept_at(self.places(reader, xyxy), thumbnails)
+
+    def places(self, reader: object, xyxy: np.ndarray) -> np.ndarray:
+        """For each box of this frame, the row of the last frame's box at its place (overlapping by at least
+        ``SAME_PLACE_IOU``, its reading kept fewer than ``MOST_REUSES`` frames in a row, each row for one box),
+        or -1 (another ``reader``: -1 for all)."""
+        places = np.full(len(xyxy), -1, dtype=np.int64)
         if reader != self.reader or not len(xyxy) or not len(self.xyxy):
-            return kept
+            return places
         overlaps = box_iou(np.asarray(xyxy, dtype=np.float64), self.xyxy)
         nearest = overlaps.argmax(axis=1)
-        for i, j in enumerate(nearest):
-            if (
-                overlaps[i, j] >= SAME_PLACE_IOU
-                and self.reuses[j] < MOST_REUSES
-                and float(np.abs(thumbnails[i] - self.thumbnails[j]).max()) <= SAME_CROP_LEVEL
-                and j not in kept[:i]
-            ):
-                kept[i] = j
+        taken: set[int] = set()
+        for i, j in enumerate(nearest.tolist()):
+            if overlaps[i, j] >= SAME_PLACE_IOU and self.reuses[j] < MOST_REUSES and j not in taken:
+                places[i] = j
+                taken.add(j)
+        return places
+
+    def kept_at(self, places: np.ndarray, thumbnails: np.ndarray) -> np.ndarray:
+        """``places`` with -1 where a box's thumbnail differs from its place's by more than ``SAME_CROP_LEVEL``
+        at any pixel."""
+        kept = np.array(places, dtype=np.int64, copy=True)
+        at = np.flatnonzero(kept >= 0)
+        if len(at):
+            differences = np.abs(thumbnails[at] - self.thumbnails[kept[at]]).reshape(len(at), -1).max(axis=1)
+            kept[at[differences > SAME_CROP_LEVEL]] = -1
         return kept
 
 
