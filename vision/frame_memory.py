@@ -39,7 +39,6 @@ import numpy as np
 
 from vision.detections import box_iou
 
-SAME_PLACE_IOU = 0.8
 MOVED_IOU = 0.3
 MOVED_TOGETHER_PX = 2.0
 STILL_PX = 1.0
