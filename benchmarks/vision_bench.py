@@ -5,8 +5,7 @@
 
 Prints seconds per photo (decode / detect / cards+hands / engine, and the total) and webcam frames
 per second, of a still table (each frame with its own noise; ``vision.frame_memory`` keeps the readings of
-unchanged crops), of a table moving 4 px a frame (the memory follows the boxes), and of a new table every
-frame (every crop read afresh). The photo is a showdown of about 20 cards (a crop of a real-val deal, datasets/real/real-val)
+unchanged crops) and of a moving one (every crop read afresh). The photo is a showdown of about 20 cards (a crop of a real-val deal, datasets/real/real-val)
 pasted on a 4032 x 3024 table, saved as a JPEG like a phone's; without real-val a plain table photo is
 used. Beside each time it prints, from the same run, a bare ultralytics predict of the detector on the
 same pixels (the decoded photo at the photo size, the frame at the webcam size) and the ratio: what
@@ -172,24 +171,20 @@ def main() -> int:
     )
 
     # webcam frames as read_frame reads them: a still table (each frame with its own sensor noise and JPEG,
-    # as a camera delivers them: vision.frame_memory keeps the readings of unchanged crops), a table that
-    # moves (each frame shifted 4 px from the last: the memory follows the moved boxes), and a new table
-    # every frame (a reader with no memory of the frame before: every crop is read afresh)
+    # as a camera delivers them: vision.frame_memory keeps the readings of unchanged crops), and a table
+    # where everything moves (each frame shifted 4 px from the last: every crop is read afresh)
     rng = np.random.default_rng(0)
     base = webcam_frame()
-    for label, shift, new_table in (("still table", 0, False), ("moving table", 4, False), ("new table", 0, True)):
+    for label, shift in (("still table", 0), ("moving table", 4)):
         frames = [camera_frame(np.roll(base, shift * k, axis=1), rng) for k in range(args.frames + 3)]
-        reader = detector.deciding_by(detector.settings.decision)  # the same models, its own frame memory
         for frame in frames[:3]:
-            reader.detect(frame, imgsz=webcam_imgsz, rotations=1, mode="frame")
+            detector.detect(frame, imgsz=webcam_imgsz, rotations=1, mode="frame")
             bare_predict(frame, webcam_imgsz)
         elapsed = bare_elapsed = 0.0
         for frame in frames[3:]:
             start = time.perf_counter()
-            if new_table:
-                reader = detector.deciding_by(detector.settings.decision)
             image = decode_image(frame, max_side=webcam_imgsz)
-            detections = reader.detect(image.pixels, imgsz=webcam_imgsz, rotations=1, mode="frame").scaled(
+            detections = detector.detect(image.pixels, imgsz=webcam_imgsz, rotations=1, mode="frame").scaled(
                 image.to_original
             )  # as read_frame
             split_hands(merge_corners(detections).cards)
@@ -197,8 +192,8 @@ def main() -> int:
             bare_elapsed += bare_predict(frame, webcam_imgsz)
         print(
             f"webcam 640 x 480, {label}: {args.frames / elapsed:.1f} frames/s ({elapsed / args.frames * 1000:.0f} "
-            f"ms/frame, {len(detections)} boxes in the last frame, of its crops {reader.frame_crops_kept[0]} of "
-            f"{reader.frame_crops_kept[1]} kept their reading); bare ultralytics predict "
+            f"ms/frame, {len(detections)} boxes in the last frame, of its crops {detector.frame_crops_kept[0]} of "
+            f"{detector.frame_crops_kept[1]} kept their reading); bare ultralytics predict "
             f"{bare_elapsed / args.frames * 1000:.0f} ms/frame: {elapsed / bare_elapsed:.2f}x that"
         )
     return 0

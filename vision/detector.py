@@ -554,7 +554,9 @@ class CardIndexDetector:
         memory = self._frame_memory
         places = memory.places(reader, xyxy) if memory is not None else np.full(len(xyxy), -1, dtype=np.int64)
         at_place = places >= 0
-        where = memory.cut_at(places, xyxy) if memory is not None else xyxy
+        where = xyxy.copy()
+        if memory is not None and at_place.any():
+            where[at_place] = memory.xyxy[places[at_place]]
         cut = crop_indices(pixels, where, size=self._classifier_imgsz, balance=False)
         thumbnails = crop_thumbnails(cut)
         kept = memory.kept_at(places, thumbnails) if memory is not None else places
@@ -565,7 +567,9 @@ class CardIndexDetector:
             for i, crop in zip(moved, own, strict=True):
                 cut[i] = crop
             thumbnails[moved] = crop_thumbnails([cut[i] for i in moved])
-        boxes = np.where((kept >= 0)[:, None], where, xyxy)  # a kept reading keeps the box it was compared at
+        boxes = xyxy.copy()
+        if memory is not None and (kept >= 0).any():
+            boxes[kept >= 0] = memory.xyxy[kept[kept >= 0]]
         crops = list(balance_white_all(np.stack([cut[i] for i in new]))) if len(new) else []
         isolate = self.settings.classifiers.isolate
         isolated = (

@@ -5,14 +5,13 @@ crop again costs more than the detector pass itself (56 crops of a 52-card deal,
 frame mode (``vision.detector.CardIndexDetector.detect``) a box keeps the classifiers' reading of the last
 frame when, in this frame:
 
-* it lies where a box of the last frame lay, or moved a little from it (``MOVED_IOU``), and
-* its crop looks the same: cut in this frame at the remembered box (moved as the table or the card moved:
-  ``FrameMemory.cut_at``), no pixel of its blurred 16 x 16 grey thumbnail differs from the remembered
-  crop's by more than ``SAME_CROP_LEVEL`` grey levels. The box kept is then that one, at which the reading's
-  crop looks as it did. Cutting at the detector's own box instead, a still index was read afresh almost
-  every frame: its box jitters by a pixel or two and flips between two sizes, and the crops cut at each
-  differ by 25-45 levels (3 of the bench's 56 boxes; frames reading any crop 85 of 100, now 15; a table
-  moving 4 px a frame kept 0 of 56 readings, now about 50).
+* it lies where a box of the last frame lay (``SAME_PLACE_IOU``), and
+* its crop looks the same: cut in this frame where the remembered box lay, no pixel of its blurred
+  16 x 16 grey thumbnail differs from the remembered crop's by more than ``SAME_CROP_LEVEL`` grey levels.
+  The box kept is then the remembered one, whose crop the reading was made from: the detector's box of one
+  still index often flips by a pixel or two between two sizes, and crops cut at each differ by 25-45
+  levels (3 of the bench's 56 boxes were read afresh almost every frame so; the classifiers ran on 85 of
+  100 still frames, now on 17).
   The thumbnails are of the crops as cut, before white balance: balancing is most of a crop's cost, and a
   frame balances only the crops it reads afresh. Measured on real-val's 377 labelled indices shrunk to
   640 px (a webcam's size; ``python3 benchmarks/frame_memory.py``): the same index in two frames (sensor
@@ -22,9 +21,8 @@ frame when, in this frame:
   (Thumbnails of balanced crops measured the same: 79 %, 19.1, 55.)
 
 The crop is compared with the crop the reading was made from, not with the last frame's: a table that
-changes a little every frame (light fading, a shadow creeping over an index) cannot carry a reading across
-a change bigger than ``SAME_CROP_LEVEL`` in all (a card pushed a pixel at a time is followed: its crop, cut at
-the moved box, stays the same). No reading is kept for more than ``MOST_REUSES`` frames in
+changes a little every frame (light fading, a card pushed a pixel at a time) cannot carry a reading across
+a change bigger than ``SAME_CROP_LEVEL`` in all. No reading is kept for more than ``MOST_REUSES`` frames in
 a row (about 5 s at 10 frames/s): every crop is read afresh at least that often. The detector's pass runs on
 every frame, so a card that moves, appears or leaves is seen at once. Photos never use this memory.
 """
@@ -39,9 +37,7 @@ import numpy as np
 
 from vision.detections import box_iou
 
-MOVED_IOU = 0.3
-MOVED_TOGETHER_PX = 2.0
-STILL_PX = 1.0
+SAME_PLACE_IOU = 0.8
 SAME_CROP_LEVEL = 16.0
 MOST_REUSES = 50
 THUMBNAIL_SIDE = 16
@@ -90,50 +86,20 @@ class FrameMemory:
         return self.kept_at(self.places(reader, xyxy), thumbnails)
 
     def places(self, reader: object, xyxy: np.ndarray) -> np.ndarray:
-        """For each box of this frame, the row of the last frame's box at its place or moved a little from it
-        (overlapping by at least ``MOVED_IOU``, its reading kept fewer than ``MOST_REUSES`` frames in a row,
-        each row for one box), or -1 (another ``reader``: -1 for all)."""
+        """For each box of this frame, the row of the last frame's box at its place (overlapping by at least
+        ``SAME_PLACE_IOU``, its reading kept fewer than ``MOST_REUSES`` frames in a row, each row for one box),
+        or -1 (another ``reader``: -1 for all)."""
         places = np.full(len(xyxy), -1, dtype=np.int64)
         if reader != self.reader or not len(xyxy) or not len(self.xyxy):
             return places
         overlaps = box_iou(np.asarray(xyxy, dtype=np.float64), self.xyxy)
         nearest = overlaps.argmax(axis=1)
         taken: set[int] = set()
-        for i in np.argsort(-overlaps.max(axis=1), kind="stable").tolist():  # the closest matches first
-            j = int(nearest[i])
-            if overlaps[i, j] >= MOVED_IOU and self.reuses[j] < MOST_REUSES and j not in taken:
+        for i, j in enumerate(nearest.tolist()):
+            if overlaps[i, j] >= SAME_PLACE_IOU and self.reuses[j] < MOST_REUSES and j not in taken:
                 places[i] = j
                 taken.add(j)
         return places
-
-    def cut_at(self, places: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-        """Where to cut each box's crop to compare it with its place's (``places``): the remembered box,
-        moved as the table moved, or as the card did when it moved alone; the box itself when it has no place.
-
-        The detector's box of one index jitters by a pixel or two from frame to frame, and it flips between
-        sizes: cut at each, the crop of a still index differs by 25-45 grey levels. So the remembered box is
-        moved by the median shift of all the boxes at a place (none below ``STILL_PX``) when the box's own
-        shift lies within ``MOVED_TOGETHER_PX`` of it, and by its own shift otherwise (a card pushed alone).
-
-        >>> memory = FrameMemory("r", np.array([[0.0, 0, 10, 10]]), np.zeros((1, 16, 16)), (np.array([7]),), np.zeros(1, int))
-        >>> memory.cut_at(np.array([0, -1]), np.array([[0.5, 0, 10.5, 11], [50, 0, 60, 10]])).tolist()
-        [[0.0, 0.0, 10.0, 10.0], [50.0, 0.0, 60.0, 10.0]]
-        >>> memory.cut_at(np.array([0]), np.array([[4.0, 0, 14, 10]])).tolist()  # pushed 4 px
-        [[4.0, 0.0, 14.0, 10.0]]
-        """
-        xyxy = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
-        where = xyxy.copy()
-        at = np.flatnonzero(places >= 0)
-        if not len(at):
-            return where
-        before = self.xyxy[places[at]]
-        shifts = (xyxy[at, :2] + xyxy[at, 2:]) / 2 - (before[:, :2] + before[:, 2:]) / 2
-        together = np.median(shifts, axis=0)
-        together[np.abs(together) < STILL_PX] = 0.0
-        with_table = np.abs(shifts - together).max(axis=1) <= MOVED_TOGETHER_PX
-        shifts[with_table] = together
-        where[at] = before + np.tile(shifts, 2)
-        return where
 
     def kept_at(self, places: np.ndarray, thumbnails: np.ndarray) -> np.ndarray:
         """``places`` with -1 where a box's thumbnail differs from its place's by more than ``SAME_CROP_LEVEL``

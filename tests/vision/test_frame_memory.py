@@ -131,7 +131,7 @@ def test_a_frame_reads_its_new_crops_white_balanced_as_a_photo_does():
 def test_a_box_that_flips_size_on_a_still_table_keeps_its_box_and_reading():
     from vision.crops import crop_indices
     from vision.detections import box_iou
-    from vision.frame_memory import crop_thumbnails
+    from vision.frame_memory import SAME_PLACE_IOU, crop_thumbnails
 
     first, second = webcam_frames(2, seed=4)
     reader = fresh_reader()
@@ -140,7 +140,7 @@ def test_a_box_that_flips_size_on_a_still_table_keeps_its_box_and_reading():
     # the detector's box of one index two pixels taller in the next frame: its crop, cut there, looks different
     flipped = read_boxes.copy()
     flipped[0, 3] += 2.0
-    assert box_iou(flipped[:1], read_boxes[:1])[0, 0] >= 0.9  # at its place
+    assert box_iou(flipped[:1], read_boxes[:1])[0, 0] >= SAME_PLACE_IOU
     own_cut, remembered_cut = (
         crop_thumbnails(crop_indices(second, b[None], balance=False))[0] for b in (flipped[0], read_boxes[0])
     )
@@ -149,24 +149,3 @@ def test_a_box_that_flips_size_on_a_still_table_keeps_its_box_and_reading():
     kept_boxes, kept_readings = reader._read_frame_crops(second, flipped, 1)
     assert reader.frame_crops_kept[0] >= len(boxes) - 2  # at most a noisy crop or two read afresh
     assert np.array_equal(kept_boxes[0], read_boxes[0]) and kept_readings[0][0, 0] == readings[0][0, 0]
-
-
-@pytest.mark.skipif(not DEAL.exists(), reason="needs datasets/real/real-val")
-def test_a_table_moved_a_few_pixels_keeps_its_readings_at_the_moved_boxes():
-    first = webcam_frames(1, seed=5)[0]
-    moved = np.roll(first, 4, axis=1)  # the whole table 4 px to the right (a bumped camera or table)
-    reader = fresh_reader()
-    before = reader.detect(first, imgsz=640, rotations=1, mode="frame")
-    with_memory = reader.detect(moved, imgsz=640, rotations=1, mode="frame")
-    kept, crops = reader.frame_crops_kept
-    assert kept >= 0.6 * crops, (kept, crops)
-    # the same table: every index read surely without the memory is read the same with it
-    found = fresh_reader().detect(moved, imgsz=640, rotations=1, mode="frame")
-    sure = {code for code, confidence in zip(found.codes, found.confidence, strict=True) if confidence >= 0.8}
-    assert len(sure) >= 30 and sure <= set(with_memory.codes), sure - set(with_memory.codes)
-    assert len(with_memory) >= len(before) - 2
-    # each card's box is where the detector finds it in the moved frame, not where it lay
-    for code in set(with_memory.codes) & set(found.codes):
-        at = with_memory.xyxy[[c == code for c in with_memory.codes]]
-        there = found.xyxy[[c == code for c in found.codes]]
-        assert np.abs(at[:, None, :] - there[None, :, :]).max(axis=2).min(axis=1).min() <= 3.0, code
