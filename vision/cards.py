@@ -236,9 +236,9 @@ def _pairs_near_a_diagonal_apart(cards: list[CardReading], singles: list[int], u
     ratio = sizes[:, None] / np.maximum(sizes[None, :], 1e-6)
     size = np.maximum(unit, (sizes[:, None] + sizes[None, :]) / 2)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    distance = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) / size
+    offsets = np.abs(centres[:, None, :] - centres[None, :, :]) / size[:, :, None]  # (N, N, 2): dx, dy
+    distance = np.hypot(offsets[..., 0], offsets[..., 1])
     (smallest, largest), (low, high) = OPPOSITE_CORNER_SIZE_RATIO, OPPOSITE_CORNER_SPAN
-    offsets = np.abs(centres[:, None, :] - centres[None, :, :]) / size[:, :, None]
     across = offsets.min(axis=2) >= 0.35 * distance * 0.99  # along both sides, not along one row
     near = (ratio >= smallest * 0.99) & (ratio <= largest * 1.01) & (distance >= low * 0.99) & (distance <= high * 1.01)
     near &= across

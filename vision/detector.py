@@ -567,9 +567,7 @@ class CardIndexDetector:
             for i, crop in zip(moved, own, strict=True):
                 cut[i] = crop
             thumbnails[moved] = crop_thumbnails([cut[i] for i in moved])
-        boxes = xyxy.copy()
-        if memory is not None and (kept >= 0).any():
-            boxes[kept >= 0] = memory.xyxy[kept[kept >= 0]]
+        boxes = np.where((kept >= 0)[:, None], where, xyxy)  # a kept reading keeps the remembered box
         crops = list(balance_white_all(np.stack([cut[i] for i in new]))) if len(new) else []
         isolate = self.settings.classifiers.isolate
         isolated = (
