@@ -299,11 +299,36 @@ def can_knock(deadwood: int, limit: int | None) -> bool:
     return deadwood == 0 or (limit is not None and deadwood <= limit)
 
 
-def _check_knock(deadwood: int, limit: int | None) -> None:
+class OverKnockLimit(ValueError):
+    """A knock with more deadwood than the rules allow. ``deadwood_cards``: the cards left out of melds in
+    the knocker's best arrangement (empty when only counts were entered): where a misread card would be."""
+
+    def __init__(self, message: str, deadwood: int, limit: int | None, deadwood_cards: tuple[Card, ...] = ()) -> None:
+        super().__init__(message)
+        self.deadwood = deadwood
+        self.limit = limit
+        self.deadwood_cards = deadwood_cards
+
+    def with_message(self, message: str) -> OverKnockLimit:
+        """The same knock, said in other words."""
+        return OverKnockLimit(message, self.deadwood, self.limit, self.deadwood_cards)
+
+
+def _check_knock(deadwood: int, limit: int | None, deadwood_cards: tuple[Card, ...] = ()) -> None:
+    """``OverKnockLimit`` unless a player with this much deadwood may knock.
+
+    >>> _check_knock(14, 10, (Card("9c"), Card("5d")))
+    Traceback (most recent call last):
+    ...
+    engine.scoring.OverKnockLimit: cannot knock with 14 deadwood: over the knock limit of 10. Check the cards, or the rules/upcard in use.
+    """
     if not can_knock(deadwood, limit):
-        raise ValueError(
+        raise OverKnockLimit(
             f"cannot knock with {deadwood} deadwood: over {_limit_text(limit)}. "
-            "Check the cards, or the rules/upcard in use."
+            "Check the cards, or the rules/upcard in use.",
+            deadwood,
+            limit,
+            deadwood_cards,
         )
 
 
@@ -466,7 +491,7 @@ def score_hand(
     else:
         options.extend((None, a) for a in all_arrangements(knocker_hand))
     knocker_deadwood = options[0][1].deadwood_count
-    _check_knock(knocker_deadwood, limit)
+    _check_knock(knocker_deadwood, limit, options[0][1].deadwood)
 
     if knocker_deadwood == 0:
         discard, arrangement = options[0]

@@ -189,6 +189,12 @@ SIDES = {"horizontal": ("top", "bottom"), "vertical": ("left", "right")}
 MOST_IN_A_HAND = HAND_SIZE + 1  # a big gin shows 11 cards
 
 
+def in_words(codes: Sequence[str]) -> str:
+    """Cards named as people write them: ``"7♦"``, ``"7♦ and 9♣"``, ``"7♦, 9♣ and K♠"``."""
+    names = [card_label(code) for code in codes]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0] if names else ""
+
+
 def showdown_review(reading: PhotoReading) -> PhotoReading:
     """The rules of a showdown as evidence: a spread holds 10 cards (11 with big gin). A spread with more
     gives its least sure extra cards the reason ``hand_count``, naming them ("the top spread has 12
@@ -203,8 +209,7 @@ def showdown_review(reading: PhotoReading) -> PhotoReading:
         cards = [by_code[code] for code in hand if code in by_code]
         if len(cards) > MOST_IN_A_HAND:
             extra = sorted(cards, key=lambda card: card.confidence)[: len(cards) - HAND_SIZE]
-            names = [card_label(card.card) for card in sorted(extra, key=lambda card: -card.confidence)]
-            words = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+            words = in_words([card.card for card in sorted(extra, key=lambda card: -card.confidence)])
             reason = Reason(
                 "hand_count",
                 f"the {side} spread has {len(cards)} cards (a hand shows {HAND_SIZE}, {MOST_IN_A_HAND} with big "
@@ -221,3 +226,40 @@ def showdown_review(reading: PhotoReading) -> PhotoReading:
         return reading
     reviewed = tuple(card.with_review(suspects[card.card]) if card.card in suspects else card for card in reading.cards)
     return replace(reading, cards=reviewed, conflicts=tuple(notes))
+
+
+KNOCK_SUSPECTS = 2  # how many of a knocker's unmelded cards a knock over the limit names
+
+
+def knock_review(
+    reading: PhotoReading, unmelded: Sequence[str], who: str, deadwood: int, limit: int | None
+) -> tuple[PhotoReading, tuple[str, ...]]:
+    """The rule of a knock as evidence: a knocker holds at most the knock limit in deadwood. When the cards
+    as read leave ``who`` (the knocker) ``deadwood`` over ``limit`` (None: gin only), a card read wrong is
+    the likeliest why (or the wrong player was picked as the knocker), and it is one of the cards left out of
+    melds (``unmelded``: a misread melded card would break its meld, which the user sees). The least sure
+    ``KNOCK_SUSPECTS`` of them that the photo shows get the reason ``knock_limit``, naming them. Returns the
+    reading and the suspects, least sure first (none: the photo shows none of those cards).
+
+    >>> cards = (CardReading("9c", 0.95, ()), CardReading("5d", 0.6, ()), CardReading("Kh", 0.99, ()))
+    >>> reading = PhotoReading((10, 10), cards, (("9c", "5d", "Kh"), ()), "horizontal", 1.0)
+    >>> reviewed, suspects = knock_review(reading, ["9c", "5d", "2s"], "Ann", 14, 10)
+    >>> suspects, [card.card for card in reviewed.cards if card.review]
+    (('5d', '9c'), ['9c', '5d'])
+    >>> reviewed.cards[1].review[0].text.split(": ")[1]
+    "check 5♦ and 9♣, the least sure of Ann's unmelded cards as read"
+    """
+    wanted = set(unmelded)
+    shown = sorted((card for card in reading.cards if card.card in wanted), key=lambda card: card.confidence)
+    suspects = tuple(card.card for card in shown[:KNOCK_SUSPECTS])
+    if not suspects:
+        return reading, ()
+    limit_words = "gin only (ace upcard)" if limit is None else f"the knock limit of {limit}"
+    reason = Reason(
+        "knock_limit",
+        f"{who} knocked with {deadwood} deadwood, over {limit_words}: check {in_words(suspects)}, the least sure "
+        f"of {who}'s unmelded cards as read",
+        suspects,
+    )
+    cards = tuple(card.with_review(reason) if card.card in suspects else card for card in reading.cards)
+    return replace(reading, cards=cards), suspects

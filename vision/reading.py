@@ -26,6 +26,7 @@ REASON_KINDS = {
     "classifiers_disagree": "one crop classifier reads the index as another card than the others",
     "more_corners": "read at more places than a card has corners: a neighbour may be misread as it",
     "hand_count": "a spread holds more cards than a showdown hand",
+    "knock_limit": "the knocker's deadwood as read is over the knock limit: one of its least sure cards may be misread",
     "frames_disagree": "the camera's frames of a still table read the card differently, or not in all of them",
 }
 # Kinds that earlier versions gave and stored readings may still carry: read back, never given now

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from engine import OverKnockLimit
 from vision.reading import ImageError
 
 from . import scoring, store
@@ -18,6 +19,7 @@ from .db import transaction
 from .services import (
     SAVE_TOKEN_PATTERN,
     get_pending_photo,
+    knock_over_the_limit,
     load_game_or_404,
     parse_new_game_form,
     photo_error_status,
@@ -177,6 +179,9 @@ def add_hand(game_id: int):
                 source="photo" if photo is not None else "api",
             )
         result = scoring.score_entry(entry, rules, players)
+    except OverKnockLimit as error:
+        message, _ = knock_over_the_limit(error, photo, entry.knocker or 0, players)
+        return api_error(message)
     except ValueError as error:
         return api_error(str(error))
     try:

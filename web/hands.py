@@ -8,14 +8,16 @@ from typing import Any, TypedDict
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
+from engine import OverKnockLimit
 from vision.hands import UNSURE_SPLIT
-from vision.reading import ImageError
+from vision.reading import ImageError, PhotoReading
 
 from . import scoring, store
 from .scoring import CardGroups, HandView
 from .services import (
     form_token,
     get_pending_photo,
+    knock_over_the_limit,
     load_game_or_404,
     photo_error_status,
     save_hand,
@@ -87,10 +89,12 @@ def photo_view(
     photo: PhotoRecord,
     hands: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
     groups: CardGroups | None = None,
+    reading: PhotoReading | None = None,
 ) -> dict[str, Any]:
     """What the review page draws over the photo: one entry per card (not per corner) with its boxes,
-    its meld colour, and the reasons to check it, in words (the reader's ``CardReading.review``)."""
-    reading = photo.reading()
+    its meld colour, and the reasons to check it, in words (the reader's ``CardReading.review``; ``reading``:
+    the photo's reading with reasons added since, default: as stored)."""
+    reading = reading if reading is not None else photo.reading()
     width, height = reading.image_size
     # what the photo says that no card's reason says already: a code seen at two places, a spread short of
     # a hand (a card hidden or missed)
@@ -163,11 +167,12 @@ def render_review(
     error: str | None = None,
     status: int = 200,
     photo_readonly: bool = False,
+    reading: PhotoReading | None = None,
 ) -> tuple[str, int]:
     rules = game.rules
     hands = (parsed_or_empty(cards[0]), parsed_or_empty(cards[1]))
     groups = result.groups if result is not None and any(result.groups) else scoring.card_groups(hands)
-    view = photo_view(photo, hands, groups) if photo is not None else None
+    view = photo_view(photo, hands, groups, reading) if photo is not None else None
     return render_template(
         "hands/review.html",
         game=game,
@@ -264,15 +269,29 @@ def review_page(
     result: HandView | None = None,
     error: str | None = None,
     status: int = 200,
+    reading: PhotoReading | None = None,
 ) -> tuple[str, int]:
-    """The review page; when editing a hand that kept its photo, that photo is shown (not sent again)."""
+    """The review page; when editing a hand that kept its photo, that photo is shown (not sent again).
+    ``reading``: the photo's reading with reasons the check added (a knock over the limit)."""
     readonly = False
     if context["photo"] is None and context["replace"] is not None:
         kept = store.kept_photo(game.id, context["replace"])
         if kept is not None:
             context = {**context, "photo": kept}
             readonly = True
-    return render_review(game, **context, result=result, error=error, status=status, photo_readonly=readonly)
+    return render_review(
+        game, **context, result=result, error=error, status=status, photo_readonly=readonly, reading=reading
+    )
+
+
+def refused_entry(game: GameRecord, context: ReviewContext, error: ValueError) -> tuple[str, int]:
+    """The review page again with what the engine refused, in words (400). A knock over the limit on a photo's
+    cards also names and flags the least sure of the knocker's unmelded cards (``knock_over_the_limit``)."""
+    if isinstance(error, OverKnockLimit):
+        knocker = scoring.parse_knocker(context["knocker"], game.players)
+        message, reading = knock_over_the_limit(error, context["photo"], knocker, game.players)
+        return review_page(game, context, error=message, status=400, reading=reading)
+    return review_page(game, context, error=scoring.sentence(error), status=400)
 
 
 @bp.route("/games/<int:game_id>/review/check")
@@ -283,7 +302,7 @@ def check(game_id: int):
     try:
         _, result = check_entry(game, context)
     except ValueError as error:
-        return review_page(game, context, error=scoring.sentence(error), status=400)
+        return refused_entry(game, context, error)
     return review_page(game, context, result=result)
 
 
@@ -312,7 +331,7 @@ def review(game_id: int):
     try:
         entry, result = check_entry(game, context)
     except ValueError as error:
-        return review_page(game, context, error=scoring.sentence(error), status=400)
+        return refused_entry(game, context, error)
     try:
         position = save_hand(game, entry, context["replace"], context["photo"], save_token)
     except store.AlreadySaved:

@@ -18,6 +18,7 @@ from engine import (
     HandResult,
     LayOff,
     Option,
+    OverKnockLimit,
     Rules,
     check_showdown,
     parse_cards,
@@ -430,6 +431,8 @@ def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> Han
             message = message.replace("Check the cards", "Check the counts")
         if entry.knocker is not None:
             message = message.replace("Cannot knock", f"{players[entry.knocker]} cannot knock", 1)
+        if isinstance(error, OverKnockLimit):  # the review page names the cards that may be misread
+            raise error.with_message(message) from None
         raise ValueError(message) from None
     return view_of(result, entry, players)
 

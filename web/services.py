@@ -13,8 +13,9 @@ from typing import Any
 
 from flask import abort, current_app
 
-from engine import Rules
-from vision.reading import ImageError
+from engine import OverKnockLimit, Rules
+from vision.decision import in_words, knock_review
+from vision.reading import ImageError, PhotoReading
 
 from . import learning, recognition, scoring, store
 from .camera_feed import feed_for
@@ -171,6 +172,22 @@ def get_pending_photo(game_id: int, photo_id: int) -> PhotoRecord:
 # ---------------------------------------------------------------- saving a hand
 
 SAVE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def knock_over_the_limit(
+    error: OverKnockLimit, photo: PhotoRecord | None, knocker: int, players: tuple[str, str]
+) -> tuple[str, PhotoReading | None]:
+    """A knock over the limit on a photo's cards: the message, naming the least sure of the knocker's unmelded
+    cards as read, and the reading with those cards flagged (``vision.decision.knock_review``); without a
+    photo, the engine's message alone."""
+    message = scoring.sentence(error)
+    if photo is None:
+        return message, None
+    unmelded = [str(card) for card in error.deadwood_cards]
+    reading, suspects = knock_review(photo.reading(), unmelded, players[knocker], error.deadwood, error.limit)
+    if suspects:
+        message += f" The least sure of {players[knocker]}'s unmelded cards as read: {in_words(suspects)}."
+    return message, reading
 
 
 def form_token(text: object) -> str | None:

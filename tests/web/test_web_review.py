@@ -14,22 +14,28 @@ from web import store
 from web.db import transaction
 
 
-def pending_photo(app, game_id: int, low_card: str = "9c", conflicts: tuple[str, ...] = ()) -> int:
-    """Store a real-val crop with a reading as the recogniser would give it (one card unsure, one missed)."""
+def pending_photo(
+    app,
+    game_id: int,
+    low_card: str = "9c",
+    conflicts: tuple[str, ...] = (),
+    cards0: str = ANN_GIN,
+    confidence: dict[str, float] | None = None,
+) -> int:
+    """Store a real-val crop with a reading as the recogniser would give it (one card unsure, one missed):
+    Ann's cards ``cards0`` and Bob's but his 4d, each read 0.9 sure unless ``confidence`` says otherwise."""
     image, _ = real_val_crop()
     from PIL import Image
 
     width, height = Image.open(io.BytesIO(image)).size
-    codes = ANN_GIN.split() + BOB_LOSES.split()[:-1]  # 4d was missed
+    codes = cards0.split() + BOB_LOSES.split()[:-1]  # 4d was missed
+    sure = {code: 0.9 for code in codes} | {low_card: 0.3} | (confidence or {})
     cards = final_review(  # with the low-confidence reason, as the reader gives it
-        [
-            CardReading(code, 0.3 if code == low_card else 0.9, ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),))
-            for i, code in enumerate(codes)
-        ],
+        [CardReading(code, sure[code], ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),)) for i, code in enumerate(codes)],
         DecisionSettings(),
     )
     reading = PhotoReading(
-        (width, height), cards, (tuple(ANN_GIN.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8, conflicts
+        (width, height), cards, (tuple(cards0.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8, conflicts
     )
     with app.app_context(), transaction() as connection:
         return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading, "upload")
@@ -84,6 +90,44 @@ def test_confirmed_photo_keeps_the_corrected_cards(app, client):
     ).fetchone()
     assert hand_id is not None and corrected1 == BOB_LOSES and image > 1000
     assert client.get(f"/games/{game_id}/review/{photo_id}").status_code == 404  # used up
+
+
+def test_a_knock_over_the_limit_names_and_flags_the_least_sure_of_the_knockers_unmelded_cards(app, client):
+    # the photo read Ann's 9c as Kc, surely enough to show it as sure: her deadwood becomes 9 + 9 + 10 = 28
+    misread = "As 2s 3s 4s 5h 5d 5c 9h 9d Kc"
+    game_id = new_game(client)
+    photo_id = pending_photo(app, game_id, low_card="", cards0=misread, confidence={"Kc": 0.81, "9d": 0.88, "9h": 0.97})
+    form = {"photo_id": photo_id, "knocker": "0", "cards0": misread, "cards1": BOB_LOSES}
+    before = client.get(f"/games/{game_id}/review/{photo_id}").data.decode()
+    assert before.count(' flagged"') == 0, "read as sure"
+
+    refused = client.post(f"/games/{game_id}/review", data={**form, "action": "confirm"})
+    page = refused.data.decode()
+    assert refused.status_code == 400 and "Ann cannot knock with 28 deadwood" in page
+    assert "unmelded cards as read: K♣ and 9♦." in page, "the two least sure of 9h 9d Kc, least sure first"
+    assert page.count(' flagged"') == 2 and "Ann knocked with 28 deadwood, over the knock limit of 10: check K♣" in page
+    assert store_hands(app, game_id) == 0, "nothing saved"
+    checked = client.get(f"/games/{game_id}/review/check", query_string=form).data.decode()
+    assert "K♣ and 9♦" in checked and checked.count(' flagged"') == 2
+
+    api = client.post(
+        f"/api/games/{game_id}/hands",
+        json={"knocker": 0, "cards": [misread.split(), BOB_LOSES.split()], "photo_id": photo_id},
+        headers={"X-Requested-With": "fetch"},
+    )
+    assert api.status_code == 400 and "K♣ and 9♦" in api.get_json()["error"]
+    typed = client.post(f"/games/{game_id}/review", data={**form, "photo_id": "", "action": "confirm"})
+    assert typed.status_code == 400 and b"cannot knock with 28" in typed.data and b"as read" not in typed.data
+
+    right = client.post(
+        f"/games/{game_id}/review", data={**form, "cards0": "As 2s 3s 4s 5h 5d 5c 9h 9d 9c", "action": "confirm"}
+    )
+    assert right.status_code == 302 and store_hands(app, game_id) == 1, "fixed, it saves"
+
+
+def store_hands(app, game_id: int) -> int:
+    with app.app_context():
+        return len(store.get_hands(game_id))
 
 
 def test_photos_are_dropped_when_keeping_is_off(app, client):
