@@ -33,6 +33,7 @@ from .scoring import (
 from .showdown import (
     MOST_CARDS_IN_A_SHOWDOWN,
     MOST_DEADWOOD,
+    WrongHandSize,
     check_deadwood,
     check_hand_size,
     check_knocker,
@@ -60,6 +61,7 @@ __all__ = [
     "GameScore",
     "MOST_CARDS_IN_A_SHOWDOWN",
     "MOST_DEADWOOD",
+    "WrongHandSize",
     "check_deadwood",
     "check_hand_size",
     "check_knocker",

@@ -2,12 +2,13 @@
 
 Hand sizes, no card in both hands, who knocked, the upcard the rules need, deadwood counts entered
 by hand, and how many cards one showdown can show. Each check raises ``ValueError`` with a message
-a player can act on; ``names`` put the players' names in it instead of "the knocker".
+a player can act on (``WrongHandSize`` for a hand of too many or too few cards, saying whose and how many);
+``names`` put the players' names in it instead of "the knocker".
 
 >>> check_showdown((parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts"), parse_cards("Ah 2h")), 0, Rules())
 Traceback (most recent call last):
 ...
-ValueError: the defender's hand has 2 cards (Ah 2h); the defender shows 10 cards. Add or remove cards.
+engine.showdown.WrongHandSize: the defender's hand has 2 cards (Ah 2h); the defender shows 10 cards. Add or remove cards.
 >>> upcard_for(Rules.preset("oklahoma"), "6h"), upcard_for(Rules(), "6h")
 (Card('6h'), None)
 """
@@ -31,9 +32,21 @@ __all__ = [
     "check_knocker",
     "check_showdown",
     "check_deadwood",
+    "WrongHandSize",
     "parse_deadwood",
     "upcard_for",
 ]
+
+
+class WrongHandSize(ValueError):
+    """A hand of a showdown with more or fewer cards than its player shows: ``player`` (0 or 1), its ``count``
+    and the ``most`` it may hold (10, or 11 for a knocker going big gin or discarding)."""
+
+    def __init__(self, message: str, player: int, count: int, most: int) -> None:
+        super().__init__(message)
+        self.player = player
+        self.count = count
+        self.most = most
 
 
 def check_hand_size(cards: Sequence[Card]) -> None:
@@ -81,8 +94,11 @@ def check_showdown(
         if count not in allowed:
             who = names[player] if names else f"{role}'s hand"
             shown = "" if names else f" ({format_cards(hands[player])})"
-            raise ValueError(
-                f"{who} has {count} card{'s' if count != 1 else ''}{shown}; {role} shows {wanted}. Add or remove cards."
+            raise WrongHandSize(
+                f"{who} has {count} card{'s' if count != 1 else ''}{shown}; {role} shows {wanted}. Add or remove cards.",
+                player,
+                count,
+                max(allowed),
             )
 
 

@@ -231,6 +231,19 @@ def showdown_review(reading: PhotoReading) -> PhotoReading:
 KNOCK_SUSPECTS = 2  # how many of a knocker's unmelded cards a knock over the limit names
 
 
+def _least_sure(reading: PhotoReading, codes: Sequence[str], count: int) -> tuple[str, ...]:
+    """Of the cards ``codes`` that the photo shows, the ``count`` least sure, least sure first."""
+    wanted = set(codes)
+    shown = sorted((card for card in reading.cards if card.card in wanted), key=lambda card: card.confidence)
+    return tuple(card.card for card in shown[: max(count, 0)])
+
+
+def _flagged(reading: PhotoReading, reason: Reason) -> PhotoReading:
+    """The reading with ``reason`` added to each card it names."""
+    cards = tuple(card.with_review(reason) if card.card in reason.cards else card for card in reading.cards)
+    return replace(reading, cards=cards)
+
+
 def knock_review(
     reading: PhotoReading, unmelded: Sequence[str], who: str, deadwood: int, limit: int | None
 ) -> tuple[PhotoReading, tuple[str, ...]]:
@@ -249,9 +262,7 @@ def knock_review(
     >>> reviewed.cards[1].review[0].text.split(": ")[1]
     "check 5♦ and 9♣, the least sure of Ann's unmelded cards as read"
     """
-    wanted = set(unmelded)
-    shown = sorted((card for card in reading.cards if card.card in wanted), key=lambda card: card.confidence)
-    suspects = tuple(card.card for card in shown[:KNOCK_SUSPECTS])
+    suspects = _least_sure(reading, unmelded, KNOCK_SUSPECTS)
     if not suspects:
         return reading, ()
     limit_words = "gin only (ace upcard)" if limit is None else f"the knock limit of {limit}"
@@ -261,5 +272,31 @@ def knock_review(
         f"of {who}'s unmelded cards as read",
         suspects,
     )
-    cards = tuple(card.with_review(reason) if card.card in suspects else card for card in reading.cards)
-    return replace(reading, cards=cards), suspects
+    return _flagged(reading, reason), suspects
+
+
+def hand_size_review(
+    reading: PhotoReading, hand: Sequence[str], who: str, most: int
+) -> tuple[PhotoReading, tuple[str, ...]]:
+    """The rule of a showdown's hand as evidence, once it is known who knocked: ``who`` shows at most ``most``
+    cards (10; 11 for a knocker going big gin). When ``hand`` as read holds more, the extra ones are most
+    likely a card read twice or something read as a card: its least sure cards, as many as are too many, get
+    the reason ``hand_count``, naming them (``showdown_review`` does the same at reading time for a spread
+    of more than 11, before anyone says who knocked). Returns the reading and the suspects, least sure first.
+
+    >>> cards = tuple(CardReading(code, 0.9 - 0.01 * i, ()) for i, code in enumerate("As 2s 3s 4s 5h 5d 5c 9h 9d 9c Kc".split()))
+    >>> reading = PhotoReading((10, 10), cards, ((), ()), "horizontal", 1.0)
+    >>> reviewed, suspects = hand_size_review(reading, [card.card for card in cards], "Bob", 10)
+    >>> suspects, reviewed.cards[-1].review[0].text
+    (('Kc',), "Bob's hand has 11 cards, 10 at most: check K♣, the least sure of Bob's cards as read")
+    """
+    suspects = _least_sure(reading, hand, len(hand) - most)
+    if not suspects:
+        return reading, ()
+    reason = Reason(
+        "hand_count",
+        f"{who}'s hand has {len(hand)} cards, {most} at most: check {in_words(suspects)}, the least sure of "
+        f"{who}'s cards as read",
+        suspects,
+    )
+    return _flagged(reading, reason), suspects

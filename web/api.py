@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from engine import OverKnockLimit
+from engine import OverKnockLimit, WrongHandSize
 from vision.reading import ImageError
 
 from . import scoring, store
@@ -19,10 +19,10 @@ from .db import transaction
 from .services import (
     SAVE_TOKEN_PATTERN,
     get_pending_photo,
-    knock_over_the_limit,
     load_game_or_404,
     parse_new_game_form,
     photo_error_status,
+    refusal_with_suspects,
     save_hand,
     sheet_for,
     store_photo_for_review,
@@ -144,6 +144,7 @@ def add_hand(game_id: int):
     if store.save_token_used(save_token):
         return api_error("That hand was saved already (this save_token was used).", 409)
     photo: PhotoRecord | None = None
+    texts = ("", "")  # the two hands as sent (a showdown's cards)
     try:
         if body.get("void"):
             entry = store.HandEntry(entry="void")
@@ -179,8 +180,8 @@ def add_hand(game_id: int):
                 source="photo" if photo is not None else "api",
             )
         result = scoring.score_entry(entry, rules, players)
-    except OverKnockLimit as error:
-        message, _ = knock_over_the_limit(error, photo, entry.knocker or 0, players)
+    except (OverKnockLimit, WrongHandSize) as error:  # name the cards of the photo that may be misread
+        message, _ = refusal_with_suspects(error, photo, texts, str(body.get("knocker", "")), players)
         return api_error(message)
     except ValueError as error:
         return api_error(str(error))

@@ -8,7 +8,6 @@ from typing import Any, TypedDict
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from engine import OverKnockLimit
 from vision.hands import UNSURE_SPLIT
 from vision.reading import ImageError, PhotoReading
 
@@ -17,9 +16,9 @@ from .scoring import CardGroups, HandView
 from .services import (
     form_token,
     get_pending_photo,
-    knock_over_the_limit,
     load_game_or_404,
     photo_error_status,
+    refusal_with_suspects,
     save_hand,
     store_photo_for_review,
 )
@@ -285,13 +284,12 @@ def review_page(
 
 
 def refused_entry(game: GameRecord, context: ReviewContext, error: ValueError) -> tuple[str, int]:
-    """The review page again with what the engine refused, in words (400). A knock over the limit on a photo's
-    cards also names and flags the least sure of the knocker's unmelded cards (``knock_over_the_limit``)."""
-    if isinstance(error, OverKnockLimit):
-        knocker = scoring.parse_knocker(context["knocker"], game.players)
-        message, reading = knock_over_the_limit(error, context["photo"], knocker, game.players)
-        return review_page(game, context, error=message, status=400, reading=reading)
-    return review_page(game, context, error=scoring.sentence(error), status=400)
+    """The review page again with what the engine refused, in words (400); for a photo's cards, the cards that may
+    be misread named and flagged (``refusal_with_suspects``: a knock over the limit, a hand of too many cards)."""
+    message, reading = refusal_with_suspects(
+        error, context["photo"], context["cards"], context["knocker"], game.players
+    )
+    return review_page(game, context, error=message, status=400, reading=reading)
 
 
 @bp.route("/games/<int:game_id>/review/check")

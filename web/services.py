@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import abort, current_app
 
-from engine import OverKnockLimit, Rules
-from vision.decision import in_words, knock_review
+from engine import OverKnockLimit, Rules, WrongHandSize
+from vision.decision import hand_size_review, in_words, knock_review
 from vision.reading import ImageError, PhotoReading
 
 from . import learning, recognition, scoring, store
@@ -174,19 +174,29 @@ def get_pending_photo(game_id: int, photo_id: int) -> PhotoRecord:
 SAVE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-def knock_over_the_limit(
-    error: OverKnockLimit, photo: PhotoRecord | None, knocker: int, players: tuple[str, str]
+def refusal_with_suspects(
+    error: ValueError, photo: PhotoRecord | None, hands: tuple[str, str], knocker_text: str, players: tuple[str, str]
 ) -> tuple[str, PhotoReading | None]:
-    """A knock over the limit on a photo's cards: the message, naming the least sure of the knocker's unmelded
-    cards as read, and the reading with those cards flagged (``vision.decision.knock_review``); without a
-    photo, the engine's message alone."""
+    """What the engine refused, in words, and (for a photo's cards) the photo's reading with the cards that may be
+    misread flagged and named: a knock over the limit (the least sure of the knocker's unmelded cards,
+    ``vision.decision.knock_review``) or a hand of too many cards (its least sure extra ones,
+    ``hand_size_review``). Other refusals, or no photo: the engine's message alone and no reading."""
     message = scoring.sentence(error)
-    if photo is None:
+    if photo is None or not isinstance(error, OverKnockLimit | WrongHandSize):
         return message, None
-    unmelded = [str(card) for card in error.deadwood_cards]
-    reading, suspects = knock_review(photo.reading(), unmelded, players[knocker], error.deadwood, error.limit)
+    if isinstance(error, OverKnockLimit):
+        knocker = scoring.parse_knocker(knocker_text, players)
+        unmelded = [str(card) for card in error.deadwood_cards]
+        reading, suspects = knock_review(photo.reading(), unmelded, players[knocker], error.deadwood, error.limit)
+        who = players[knocker]
+        said = "unmelded cards"
+    else:
+        hand = scoring.parse_hand_text(hands[error.player], players[error.player])
+        reading, suspects = hand_size_review(photo.reading(), hand, players[error.player], error.most)
+        who = players[error.player]
+        said = "cards"
     if suspects:
-        message += f" The least sure of {players[knocker]}'s unmelded cards as read: {in_words(suspects)}."
+        message += f" The least sure of {who}'s {said} as read: {in_words(suspects)}."
     return message, reading
 
 

@@ -21,21 +21,22 @@ def pending_photo(
     conflicts: tuple[str, ...] = (),
     cards0: str = ANN_GIN,
     confidence: dict[str, float] | None = None,
+    cards1: str = " ".join(BOB_LOSES.split()[:-1]),  # 4d was missed
 ) -> int:
     """Store a real-val crop with a reading as the recogniser would give it (one card unsure, one missed):
-    Ann's cards ``cards0`` and Bob's but his 4d, each read 0.9 sure unless ``confidence`` says otherwise."""
+    Ann's cards ``cards0`` and Bob's ``cards1``, each read 0.9 sure unless ``confidence`` says otherwise."""
     image, _ = real_val_crop()
     from PIL import Image
 
     width, height = Image.open(io.BytesIO(image)).size
-    codes = cards0.split() + BOB_LOSES.split()[:-1]  # 4d was missed
+    codes = cards0.split() + cards1.split()
     sure = {code: 0.9 for code in codes} | {low_card: 0.3} | (confidence or {})
     cards = final_review(  # with the low-confidence reason, as the reader gives it
         [CardReading(code, sure[code], ((20.0 * i, 30.0, 20.0 * i + 15, 60.0),)) for i, code in enumerate(codes)],
         DecisionSettings(),
     )
     reading = PhotoReading(
-        (width, height), cards, (tuple(cards0.split()), tuple(BOB_LOSES.split()[:-1])), "horizontal", 0.8, conflicts
+        (width, height), cards, (tuple(cards0.split()), tuple(cards1.split())), "horizontal", 0.8, conflicts
     )
     with app.app_context(), transaction() as connection:
         return store.insert_photo(connection, game_id, image, "image/jpeg", width, height, reading, "upload")
@@ -117,12 +118,33 @@ def test_a_knock_over_the_limit_names_and_flags_the_least_sure_of_the_knockers_u
     )
     assert api.status_code == 400 and "K♣ and 9♦" in api.get_json()["error"]
     typed = client.post(f"/games/{game_id}/review", data={**form, "photo_id": "", "action": "confirm"})
-    assert typed.status_code == 400 and b"cannot knock with 28" in typed.data and b"as read" not in typed.data
+    assert typed.status_code == 400 and b"cannot knock with 28" in typed.data and b"The least sure" not in typed.data
 
     right = client.post(
         f"/games/{game_id}/review", data={**form, "cards0": "As 2s 3s 4s 5h 5d 5c 9h 9d 9c", "action": "confirm"}
     )
     assert right.status_code == 302 and store_hands(app, game_id) == 1, "fixed, it saves"
+
+
+def test_a_hand_of_too_many_cards_names_and_flags_its_least_sure_cards(app, client):
+    # the photo read a 2c on Bob's side that is not his (a coin, a card of the stock): 11 cards, the defender shows 10
+    extra = BOB_LOSES + " 2c"
+    game_id = new_game(client)
+    photo_id = pending_photo(app, game_id, low_card="", cards1=extra, confidence={"2c": 0.74, "7c": 0.8})
+    form = {"photo_id": photo_id, "knocker": "0", "cards0": ANN_GIN, "cards1": extra, "action": "confirm"}
+    refused = client.post(f"/games/{game_id}/review", data=form)
+    page = refused.data.decode()
+    assert refused.status_code == 400 and "Bob has 11 cards" in page
+    assert "The least sure of Bob&#39;s cards as read: 2♣." in page and page.count(' flagged"') == 1
+    api = client.post(
+        f"/api/games/{game_id}/hands",
+        json={"knocker": 0, "cards": [ANN_GIN.split(), extra.split()], "photo_id": photo_id},
+        headers={"X-Requested-With": "fetch"},
+    )
+    assert api.status_code == 400 and "Bob's cards as read: 2♣." in api.get_json()["error"]
+    short = client.post(f"/games/{game_id}/review", data={**form, "cards1": " ".join(BOB_LOSES.split()[:-1])})
+    assert short.status_code == 400 and b"Bob has 9 cards" in short.data and b"The least sure" not in short.data
+    assert store_hands(app, game_id) == 0
 
 
 def store_hands(app, game_id: int) -> int:
