@@ -53,9 +53,8 @@ def read(out: Path, folders: list[Path]) -> None:
     import cv2
 
     import vision.detector as detector_module
-    from vision.detections import read_yolo_labels
     from vision.detector import load_detector
-    from vision.evaluation.calibration import HIDDEN_LABELS, read_at_hidden_index, scene_label_codes
+    from vision.evaluation.calibration import scene_images, scene_label_codes, scene_truth
     from vision.recognise import recognise
 
     boxes: dict[tuple[float, ...], dict] = {}
@@ -91,20 +90,15 @@ def read(out: Path, folders: list[Path]) -> None:
     with out.open("w") as lines:
         for folder in folders:
             codes = scene_label_codes(folder)
-            for image_path in sorted(folder.glob("images/*/*.jpg")):
+            for image_path in scene_images(folder):
                 image = cv2.imread(str(image_path))
-                height, width = image.shape[:2]
-                split, stem = image_path.parent.name, image_path.stem
-                wanted = set(read_yolo_labels(folder / "labels" / split / f"{stem}.txt", codes, (width, height)).codes)
-                hidden_path = folder / HIDDEN_LABELS / split / f"{stem}.txt"
-                hidden = read_yolo_labels(hidden_path, codes, (width, height)) if hidden_path.is_file() else None
+                truth = scene_truth(image_path, codes, (image.shape[1], image.shape[0]))
                 boxes.clear()
                 reading = recognise(image, detector=raw).reading  # 1280-px scenes: read at their own pixels
                 sides = [max(b[2] - b[0], b[3] - b[1]) for card in reading.cards for b in card.boxes]
                 for card in reading.cards:
-                    right = card.card in wanted or (hidden is not None and read_at_hidden_index(card, hidden))
                     row = {
-                        "right": bool(right),
+                        "right": truth.is_right(card),
                         "raw": card.confidence,
                         "boxes": len(card.boxes),
                         "reasons": [r.kind for r in card.review],

@@ -109,22 +109,17 @@ def on_art(width: int) -> None:
 def on_scenes(folders: list[Path]) -> None:
     import cv2
 
-    from vision.detections import read_yolo_labels
     from vision.detector import load_detector
-    from vision.evaluation.calibration import HIDDEN_LABELS, read_at_hidden_index, scene_label_codes
+    from vision.evaluation.calibration import scene_images, scene_label_codes, scene_truth
     from vision.recognise import recognise
 
     detector = load_detector()
     outcomes: Counter[tuple[str, str]] = Counter()
     for folder in folders:
         codes = scene_label_codes(folder)
-        for image_path in sorted(folder.glob("images/*/*.jpg")):
+        for image_path in scene_images(folder):
             image = cv2.imread(str(image_path))
-            height, width = image.shape[:2]
-            split, stem = image_path.parent.name, image_path.stem
-            wanted = set(read_yolo_labels(folder / "labels" / split / f"{stem}.txt", codes, (width, height)).codes)
-            hidden_path = folder / HIDDEN_LABELS / split / f"{stem}.txt"
-            hidden = read_yolo_labels(hidden_path, codes, (width, height)) if hidden_path.is_file() else None
+            truth = scene_truth(image_path, codes, (image.shape[1], image.shape[0]))
             reading = recognise(image, detector=detector).reading
             centres = [
                 (i, np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2]))
@@ -132,8 +127,12 @@ def on_scenes(folders: list[Path]) -> None:
                 for b in c.boxes
             ]
             for i, card in enumerate(reading.cards):
-                right = card.card in wanted or (hidden is not None and read_at_hidden_index(card, hidden))
-                outcomes[("right" if right else "wrong", face_of(card, image, [c for j, c in centres if j != i]))] += 1
+                outcomes[
+                    (
+                        "right" if truth.is_right(card) else "wrong",
+                        face_of(card, image, [c for j, c in centres if j != i]),
+                    )
+                ] += 1
     for key in sorted(outcomes):
         print(key, outcomes[key])
 

@@ -58,6 +58,33 @@ def scene_label_codes(folder: Path) -> list[str]:
     return [canonical_code(name) for name in ordered]
 
 
+@dataclass(frozen=True, eq=False)
+class SceneTruth:
+    """What a rendered scene holds: the codes of its labelled indices, and where its hidden indices lie."""
+
+    codes: frozenset[str]
+    hidden: Detections | None
+
+    def is_right(self, card: CardReading) -> bool:
+        """A card is right when the scene shows it at a labelled index, or where one of its hidden indices lies."""
+        return card.card in self.codes or (self.hidden is not None and read_at_hidden_index(card, self.hidden))
+
+
+def scene_truth(image_path: Path, codes: Sequence[str], size: tuple[int, int]) -> SceneTruth:
+    """The truth of one scene of a ``ginscore synth`` dataset (``images/<split>/<scene>.jpg``), ``size`` its pixels."""
+    folder, split, stem = image_path.parents[2], image_path.parent.name, image_path.stem
+    labels = read_yolo_labels(folder / "labels" / split / f"{stem}.txt", codes, size)
+    hidden_path = folder / HIDDEN_LABELS / split / f"{stem}.txt"
+    return SceneTruth(
+        frozenset(labels.codes), read_yolo_labels(hidden_path, codes, size) if hidden_path.is_file() else None
+    )
+
+
+def scene_images(folder: Path) -> list[Path]:
+    """The scenes of a ``ginscore synth`` dataset, every split."""
+    return sorted(folder.glob("images/*/*.jpg"))
+
+
 def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[CardOutcome]:
     """Every card the product reads in the scenes, with the raw (uncalibrated) confidence."""
     import cv2
@@ -70,21 +97,17 @@ def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[Ca
     outcomes = []
     for folder in folders:
         codes = scene_label_codes(folder)
-        for image_path in sorted(folder.glob("images/*/*.jpg")):
+        for image_path in scene_images(folder):
             image = cv2.imread(str(image_path))
             if image is None:
                 raise ValueError(f"{image_path}: not a readable image")
-            height, width = image.shape[:2]
-            label_path = folder / "labels" / image_path.parent.name / f"{image_path.stem}.txt"
-            wanted = set(read_yolo_labels(label_path, codes, (width, height)).codes)
-            hidden_path = folder / HIDDEN_LABELS / image_path.parent.name / f"{image_path.stem}.txt"
-            hidden = read_yolo_labels(hidden_path, codes, (width, height)) if hidden_path.is_file() else None
+            truth = scene_truth(image_path, codes, (image.shape[1], image.shape[0]))
             reading = recognise(image, detector=raw).reading
             outcomes += [
                 CardOutcome(
                     card.confidence,
                     len(card.boxes),
-                    card.card in wanted or (hidden is not None and read_at_hidden_index(card, hidden)),
+                    truth.is_right(card),
                     tuple(r.kind for r in card.review if r.kind in STRUCTURAL),
                 )
                 for card in reading.cards
