@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -153,6 +153,26 @@ def card_label(code: str) -> str:
     """
     rank = "10" if code[:1] == "T" else code[:1]
     return rank + SUIT_SYMBOLS.get(code[1:2], code[1:2])
+
+
+def in_words(words: Sequence[str]) -> str:
+    """A list as people say it: ``"Ann"``, ``"Ann and Bob"``, ``"Ann, Bob and Cat"`` (none: ``""``).
+
+    >>> in_words([]), in_words(["Ann"]), in_words(["Ann", "Bob", "Cat"])
+    ('', 'Ann', 'Ann, Bob and Cat')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def cards_in_words(codes: Iterable[str]) -> str:
+    """Cards named as people write them: ``"7♦"``, ``"7♦ and 9♣"``, ``"7♦, 9♣ and K♠"``.
+
+    >>> cards_in_words(["7d", "9c", "Ks"])
+    '7♦, 9♣ and K♠'
+    """
+    return in_words([card_label(code) for code in codes])
 
 
 def format_cards(cards: Iterable[Card]) -> str:

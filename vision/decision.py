@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-from engine.cards import CARD_CODES, card_label
+from engine.cards import CARD_CODES, card_label, cards_in_words
 from engine.showdown import HAND_SIZE
 from vision.model_settings import DecisionSettings
 from vision.reading import CardReading, PhotoReading, Reason
@@ -189,12 +189,6 @@ SIDES = {"horizontal": ("top", "bottom"), "vertical": ("left", "right")}
 MOST_IN_A_HAND = HAND_SIZE + 1  # a big gin shows 11 cards
 
 
-def in_words(codes: Sequence[str]) -> str:
-    """Cards named as people write them: ``"7♦"``, ``"7♦ and 9♣"``, ``"7♦, 9♣ and K♠"``."""
-    names = [card_label(code) for code in codes]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0] if names else ""
-
-
 def showdown_review(reading: PhotoReading) -> PhotoReading:
     """The rules of a showdown as evidence: a spread holds 10 cards (11 with big gin). A spread with more
     gives its least sure extra cards the reason ``hand_count``, naming them ("the top spread has 12
@@ -209,7 +203,7 @@ def showdown_review(reading: PhotoReading) -> PhotoReading:
         cards = [by_code[code] for code in hand if code in by_code]
         if len(cards) > MOST_IN_A_HAND:
             extra = sorted(cards, key=lambda card: card.confidence)[: len(cards) - HAND_SIZE]
-            words = in_words([card.card for card in sorted(extra, key=lambda card: -card.confidence)])
+            words = cards_in_words([card.card for card in sorted(extra, key=lambda card: -card.confidence)])
             reason = Reason(
                 "hand_count",
                 f"the {side} spread has {len(cards)} cards (a hand shows {HAND_SIZE}, {MOST_IN_A_HAND} with big "
@@ -268,7 +262,7 @@ def knock_review(
     limit_words = "gin only (ace upcard)" if limit is None else f"the knock limit of {limit}"
     reason = Reason(
         "knock_limit",
-        f"{who} knocked with {deadwood} deadwood, over {limit_words}: check {in_words(suspects)}, the least sure "
+        f"{who} knocked with {deadwood} deadwood, over {limit_words}: check {cards_in_words(suspects)}, the least sure "
         f"of {who}'s unmelded cards as read",
         suspects,
     )
@@ -295,7 +289,7 @@ def hand_size_review(
         return reading, ()
     reason = Reason(
         "hand_count",
-        f"{who}'s hand has {len(hand)} cards, {most} at most: check {in_words(suspects)}, the least sure of "
+        f"{who}'s hand has {len(hand)} cards, {most} at most: check {cards_in_words(suspects)}, the least sure of "
         f"{who}'s cards as read",
         suspects,
     )

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.cards import in_words
+
 from . import scoring, store
 from .db import get_db, transaction
 from .services import MAX_NAME_LENGTH
@@ -554,14 +556,7 @@ def undo_change(change_id: int) -> str:
 
 def describe_change(change: PlayerChange) -> str:
     """The change in words: "Robert and Bob merged into Bob", "Ann renamed Annie"."""
-    names = joined(change.old_names)
+    names = in_words(change.old_names)
     if change.kind == "merge":
         return f"{names} merged into {change.new_name}"
     return f"{names} renamed {change.new_name}"
-
-
-def joined(names: Sequence[str]) -> str:
-    """Names in words: "Ann", "Ann and Bob", "Ann, Bob and Cat"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -14,7 +14,8 @@ from typing import Any
 from flask import abort, current_app
 
 from engine import OverKnockLimit, Rules, WrongHandSize
-from vision.decision import hand_size_review, in_words, knock_review
+from engine.cards import cards_in_words
+from vision.decision import hand_size_review, knock_review
 from vision.reading import ImageError, PhotoReading
 
 from . import learning, recognition, scoring, store
@@ -196,7 +197,7 @@ def refusal_with_suspects(
         who = players[error.player]
         said = "cards"
     if suspects:
-        message += f" The least sure of {who}'s {said} as read: {in_words(suspects)}."
+        message += f" The least sure of {who}'s {said} as read: {cards_in_words(suspects)}."
     return message, reading
 
 

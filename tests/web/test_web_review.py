@@ -111,11 +111,7 @@ def test_a_knock_over_the_limit_names_and_flags_the_least_sure_of_the_knockers_u
     checked = client.get(f"/games/{game_id}/review/check", query_string=form).data.decode()
     assert "K♣ and 9♦" in checked and checked.count(' flagged"') == 2
 
-    api = client.post(
-        f"/api/games/{game_id}/hands",
-        json={"knocker": 0, "cards": [misread.split(), BOB_LOSES.split()], "photo_id": photo_id},
-        headers={"X-Requested-With": "fetch"},
-    )
+    api = api_hand(client, game_id, misread, BOB_LOSES, photo_id)
     assert api.status_code == 400 and "K♣ and 9♦" in api.get_json()["error"]
     typed = client.post(f"/games/{game_id}/review", data={**form, "photo_id": "", "action": "confirm"})
     assert typed.status_code == 400 and b"cannot knock with 28" in typed.data and b"The least sure" not in typed.data
@@ -136,15 +132,20 @@ def test_a_hand_of_too_many_cards_names_and_flags_its_least_sure_cards(app, clie
     page = refused.data.decode()
     assert refused.status_code == 400 and "Bob has 11 cards" in page
     assert "The least sure of Bob&#39;s cards as read: 2♣." in page and page.count(' flagged"') == 1
-    api = client.post(
-        f"/api/games/{game_id}/hands",
-        json={"knocker": 0, "cards": [ANN_GIN.split(), extra.split()], "photo_id": photo_id},
-        headers={"X-Requested-With": "fetch"},
-    )
+    api = api_hand(client, game_id, ANN_GIN, extra, photo_id)
     assert api.status_code == 400 and "Bob's cards as read: 2♣." in api.get_json()["error"]
     short = client.post(f"/games/{game_id}/review", data={**form, "cards1": " ".join(BOB_LOSES.split()[:-1])})
     assert short.status_code == 400 and b"Bob has 9 cards" in short.data and b"The least sure" not in short.data
     assert store_hands(app, game_id) == 0
+
+
+def api_hand(client, game_id: int, cards0: str, cards1: str, photo_id: int):
+    """Ann knocked: the hand sent to the JSON API with the photo it was read from."""
+    return client.post(
+        f"/api/games/{game_id}/hands",
+        json={"knocker": 0, "cards": [cards0.split(), cards1.split()], "photo_id": photo_id},
+        headers={"X-Requested-With": "fetch"},
+    )
 
 
 def store_hands(app, game_id: int) -> int:
