@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CARD_CODES
-from vision.model_settings import DETECTOR_FILE, read_model_settings
+from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, read_model_settings
 from vision.paths import DEFAULT_MODELS_DIR
 from vision.training.retrain import EvalSet, RetrainConfig, decide, retrain
 from vision.training.train import KeepWhatItReads, classifier_classes
@@ -110,6 +110,8 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeyp
         progress_bar=False,
         eval_sets=(EvalSet("rendered", measuring, "labelled"),),
         eval_imgsz=640,
+        step=0.5,
+        calibration_scenes=30,
     )  # the default recipe: every classifier fine-tuned, each held to what it read before (--distill 1)
     held_batches: list[int] = []  # the batches trained with KeepWhatItReads as the loss (it still runs as it is)
     keep = KeepWhatItReads.__call__
@@ -125,6 +127,28 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeyp
     for name in partners:
         assert digests(candidate)[name] != shipped[name], f"{name} was not retrained"
         assert classifier_classes(candidate / name) == classifier_classes(DEFAULT_MODELS_DIR / name)
+    # each classifier went half the way from where it started to where its fine-tune took it
+    assert report["step"] == 0.5
+    runs = Path(report["work_dir"]) / "runs"
+    assert digests(candidate)[CLASSIFIER_FILE] not in (
+        shipped[CLASSIFIER_FILE],
+        digests(runs / "classifier" / "weights")["best.pt"],
+    )
+    assert (runs / "classifier-step.pt").is_file()
+    # the confidence was fitted anew for the new classifiers, on scenes of decks it never trained on
+    calibration = report["calibration"]
+    assert calibration["scenes"] == {"fit": 20, "check": 10} and "kde_ancient_egyptians" in calibration["decks"]
+    assert calibration["fit_cards"] > 20 and calibration["check_cards"] > 10
+    written = read_model_settings(candidate).decision
+    assert (
+        list(written.calibration)
+        == calibration["calibration"]
+        != list(read_model_settings(models).decision.calibration)
+    )
+    assert list(written.calibration_curve) == calibration["calibration_curve"]
+    assert {"largest_gap", "review"} <= set(calibration["kept"]) and {"largest_gap", "review"} <= set(
+        calibration["refitted"]
+    )
     assert report["data"]["examples"]["crops"] > 0
     # the hard "not a card" cases the shipped classifier learned from: no-card tables read by the installed reader
     assert report["data"]["no_card_table_crops"] > 0 and "mined_none_crops" in report["data"]
@@ -158,3 +182,7 @@ def test_retrain_says_what_is_wrong(tmp_path, capsys):
     assert "--hours" in capsys.readouterr().err
     assert main(["retrain", "--distill", "-1", "--models-dir", str(tmp_path)]) == 2
     assert "--distill -1.0: give a weight from 0 (off)" in capsys.readouterr().err
+    assert main(["retrain", "--step", "0", "--models-dir", str(tmp_path)]) == 2
+    assert "--step 0.0: give a fraction above 0 and at most 1" in capsys.readouterr().err
+    assert main(["retrain", "--calibration-scenes", "5", "--models-dir", str(tmp_path)]) == 2
+    assert "--calibration-scenes 5: give 0 (keep the old calibration) or at least 30" in capsys.readouterr().err

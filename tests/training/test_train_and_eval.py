@@ -166,3 +166,40 @@ def test_keep_what_it_reads_holds_only_the_crops_the_start_model_reads_right():
     loss, ce = loss_and_ce(wrong, moved)
     assert loss == pytest.approx(ce, abs=1e-6), "crops the start model misreads are learned from the labels alone"
     assert all(not p.requires_grad for p in criterion.start_model.parameters())
+
+
+def test_a_step_toward_a_fine_tune_lies_between_it_and_the_start(tmp_path: Path):
+    import torch
+
+    from vision.detector import prepare_ultralytics
+    from vision.paths import DEFAULT_MODELS_DIR
+    from vision.training.train import CLASSIFIER_FILE, step_toward
+
+    prepare_ultralytics()
+    from ultralytics import YOLO
+
+    start = DEFAULT_MODELS_DIR / CLASSIFIER_FILE
+    tuned = tmp_path / "tuned.pt"  # a stand-in fine-tune: the start's weights, every one moved
+    checkpoint = torch.load(str(start), map_location="cpu", weights_only=False)
+    with torch.no_grad():
+        for k, parameter in enumerate(checkpoint["model"].parameters()):
+            parameter.add_(torch.randn(parameter.shape, generator=torch.Generator().manual_seed(k)).half() * 0.05)
+    torch.save(checkpoint, str(tuned))
+
+    def weights(path: Path) -> torch.Tensor:
+        network = YOLO(str(path), task="classify").model
+        return torch.cat([p.detach().float().flatten() for p in network.parameters()])
+
+    first, last = weights(start), weights(tuned)
+    halfway = weights(step_toward(start, tuned, 0.5, tmp_path / "half.pt"))
+    assert torch.allclose(halfway, (first + last) / 2, atol=2e-3), "every weight moved half the way"
+    assert not torch.allclose(halfway, first, atol=2e-3) and not torch.allclose(halfway, last, atol=2e-3)
+    assert torch.equal(weights(step_toward(start, tuned, 1.0, tmp_path / "all.pt")), last)
+    assert torch.equal(weights(step_toward(start, tuned, 0.0, tmp_path / "none.pt")), first)
+    images = torch.rand((2, 3, 64, 64), generator=torch.Generator().manual_seed(1))
+    assert YOLO(str(tmp_path / "half.pt"), task="classify").model.float().eval()(images)[1].shape == (2, 53)
+
+    with pytest.raises(ValueError, match="read different classes"):  # the 52-card partner has no "none"
+        step_toward(start, DEFAULT_MODELS_DIR / "card_index_partner_classifier_52.pt", 0.5, tmp_path / "x.pt")
+    with pytest.raises(ValueError, match="give a fraction"):
+        step_toward(start, tuned, 1.5, tmp_path / "x.pt")

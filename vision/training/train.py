@@ -329,6 +329,44 @@ def with_classes_of(start: str, train_dir: Path, out: Path) -> Path:
     return out
 
 
+def step_toward(start: str | Path, tuned: str | Path, step: float, out: Path) -> Path:
+    """A classifier whose weights lie ``step`` of the way from ``start`` to the fine-tuned ``tuned`` (0: the
+    start, 1: the fine-tune), every parameter and normalisation statistic alike; written to ``out``.
+
+    Weight-space ensembling (WiSE-FT, Wortsman et al. 2022): a fine-tune's weights and its start's lie in one
+    basin, and a point between them keeps most of what the fine-tune learned (a taught deck) and most of what
+    the start read (other decks), at no cost when reading. Both must be one network with the same classes."""
+    import torch
+
+    if not 0 <= step <= 1:
+        raise ValueError(f"step {step}: give a fraction from 0 (the start weights) to 1 (the fine-tuned ones)")
+    prepare_ultralytics()
+    start_checkpoint = torch.load(str(start), map_location="cpu", weights_only=False)
+    tuned_checkpoint = torch.load(str(tuned), map_location="cpu", weights_only=False)
+    start_model = start_checkpoint.get("ema") or start_checkpoint["model"]
+    tuned_model = tuned_checkpoint.get("ema") or tuned_checkpoint["model"]
+    if dict(start_model.names) != dict(tuned_model.names):
+        raise ValueError(f"{start} and {tuned} read different classes: fine-tune one from the other to step between")
+    start_state = start_model.state_dict()
+    tuned_state = tuned_model.state_dict()
+    if start_state.keys() != tuned_state.keys() or any(
+        start_state[k].shape != tuned_state[k].shape for k in start_state
+    ):
+        raise ValueError(f"{start} and {tuned} are different networks: fine-tune one from the other to step between")
+    stepped = {}
+    for key, tuned_value in tuned_state.items():
+        if tuned_value.is_floating_point():
+            mixed = (1 - step) * start_state[key].float() + step * tuned_value.float()
+            stepped[key] = mixed.to(tuned_value.dtype)
+        else:  # counters (a normalisation's batches seen) stay the fine-tune's
+            stepped[key] = tuned_value
+    tuned_model.load_state_dict(stepped)
+    tuned_checkpoint["model"], tuned_checkpoint["ema"] = tuned_model, None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(tuned_checkpoint, str(out))
+    return out
+
+
 def start_channel_order(start: str, models_dir: Path = MODELS_DIR) -> str:
     """The channel order a start classifier reads: recorded in model.json for the installed ones (the main
     classifier and its partners read the same order), else RGB (ultralytics trains classifiers on RGB
