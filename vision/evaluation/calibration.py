@@ -251,56 +251,6 @@ def review_numbers(
     }
 
 
-def reasons_counted(decision: DecisionSettings) -> frozenset[str]:
-    """The reasons the calibration counts as evidence: the structural ones, classifier disagreement only
-    where model.json flags it (``decision.flag_disagreement``)."""
-    return frozenset(kind for kind in STRUCTURAL if kind != "classifiers_disagree" or decision.flag_disagreement)
-
-
-def largest_gap(rows: list[dict[str, Any]], least_cards: int = 30) -> float:
-    """The largest distance between a bin's mean confidence and its share right, over the bins of a
-    reliability table holding at least ``least_cards`` cards (0.0 when none does).
-
-    >>> largest_gap([{"cards": 40, "mean_confidence": 0.75, "accuracy": 0.83},
-    ...              {"cards": 5, "mean_confidence": 0.5, "accuracy": 0.0}])
-    0.08
-    """
-    gaps = [abs(row["accuracy"] - row["mean_confidence"]) for row in rows if row["cards"] >= least_cards]
-    return round(max(gaps, default=0.0), 4)
-
-
-def refit_calibration(detector: CardIndexDetector, fit: Sequence[Path], check: Sequence[Path]) -> dict[str, Any]:
-    """Fit the calibration (and its curve) anew for a reader whose classifiers changed, on the ``fit`` scenes,
-    and compare it on the ``check`` scenes with the calibration the reader has: each one's reliability
-    table, its largest gap in a bin of 30 cards or more, and what the review page shows with it. Returns the
-    numbers, with the new ``calibration`` and ``calibration_curve`` to record in model.json."""
-    decision: DecisionSettings = detector.settings.decision
-    kinds = reasons_counted(decision)
-    fit_cards, check_cards = read_scenes(fit, detector), read_scenes(check, detector)
-    calibration = fit_calibration(fit_cards, kinds)
-    curve = fit_curve(calibrated_of(fit_cards, calibration, kinds), [o.right for o in fit_cards])
-    if not all(math.isfinite(v) for v in calibration):
-        raise ValueError(f"the calibration did not converge: {calibration}")
-    right = [o.right for o in check_cards]
-    result: dict[str, Any] = {
-        "fit_cards": len(fit_cards),
-        "check_cards": len(check_cards),
-        "calibration": list(calibration),
-        "calibration_curve": list(curve),
-    }
-    for name, used, used_curve in (
-        ("kept", decision.calibration, decision.calibration_curve),
-        ("refitted", calibration, curve),
-    ):
-        rows = reliability_table(calibrated_of(check_cards, used, kinds, used_curve), right)
-        result[name] = {
-            "largest_gap": largest_gap(rows),
-            "review": review_numbers(check_cards, used, decision.review_below, kinds, used_curve),
-            "reliability": rows,
-        }
-    return result
-
-
 def format_reliability(rows: list[dict[str, Any]]) -> str:
     lines = [f"{'confidence':>10} {'cards':>6} {'mean conf':>9} {'right':>6}  gap"]
     for row in rows:
@@ -372,7 +322,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     detector = load_detector(args.models)
     decision: DecisionSettings = detector.settings.decision
     fit_cards, check_cards = read_or_cached(args, detector)
-    in_use = reasons_counted(decision)
+    in_use = frozenset(kind for kind in STRUCTURAL if kind != "classifiers_disagree" or decision.flag_disagreement)
     variants = {
         "model_json": in_use,
         "with_disagreement": frozenset(STRUCTURAL),

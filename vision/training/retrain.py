@@ -10,11 +10,7 @@ One run:
    whose every card has its boxes for the detector);
 3. fine-tunes from the installed weights within ``--hours`` (the classifier; the detector too with
    ``--part both``, or with ``auto`` once enough corrected photos can teach it);
-4. fits the confidence calibration anew for the new classifiers (``--calibration-scenes`` rendered scenes of
-   the library's held-out decks, never trained on; ``vision.evaluation.calibration.refit_calibration``): the
-   calibration in model.json was fitted on what the old ones read, and after a fine-tune it missed by up to
-   0.08 in a bin (session 17);
-5. measures the new models the same way and installs them only when they are not worse: on every
+4. measures the new models the same way and installs them only when they are not worse: on every
    set recall and precision fall by at most ``--tolerance`` and, over all sets, no fewer cards are
    read right. The models they replace are kept in ``<models>/previous`` for ``--rollback``.
 
@@ -39,7 +35,6 @@ from typing import Any
 
 from vision.detector import load_detector, reload_models
 from vision.evaluation import evaluate
-from vision.evaluation.calibration import refit_calibration
 from vision.evaluation.evaluate import check_eval_folder, is_rank_folder
 from vision.model_settings import (
     CLASSIFIER_FILE,
@@ -50,13 +45,11 @@ from vision.model_settings import (
     read_model_settings,
     read_settings_document,
     settings_path,
-    write_settings_document,
 )
 from vision.paths import DATASETS_DIR
 from vision.paths import models_dir as default_models_dir
 from vision.training import examples, train
 from vision.training.synth.dataset import SynthConfig, generate, write_data_yaml
-from vision.training.synth.decks import load_decks
 from vision.training.synth.mining import mine_no_card_tables, mine_scenes
 from vision.training.teach_deck import complete_deck_folder, list_taught_decks
 from vision.training.train import install_weights
@@ -78,9 +71,6 @@ NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, pe
 # The classifier's fine-tuning learning rate. At ``ginscore train``'s 0.0004, 30 minutes on fresh scenes of the
 # training decks alone (no taught deck) read 2 real-val cards fewer (session 12 and 13's control runs).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
-# Scenes of the library's held-out decks (1280 px, like a photo) on which a retrain refits the calibration: two
-# thirds to fit, one third to check it against the old one. About 5 scenes a second to render and 2 to read here.
-CALIBRATION_SCENES = 300
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
 LOCK_FILE = "running.pid"
@@ -120,7 +110,6 @@ class RetrainConfig:
     partners: bool = True  # fine-tune the partner classifiers too (each gets an equal share of the time)
     distill: float = 1.0  # > 0: hold each classifier to what it read before (train.KeepWhatItReads)
     step: float = 1.0  # how far each classifier's weights move from the start to the fine-tune (train.step_toward)
-    calibration_scenes: int = CALIBRATION_SCENES  # held-out scenes to refit the calibration on (0: keep the old)
     work_dir: Path | None = None
     status_path: Path | None = None
     progress_bar: bool = True
@@ -482,10 +471,6 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         raise RetrainError(f"--distill {config.distill}: give a weight from 0 (off) to 100, e.g. 1")
     if not 0 < config.step <= 1:
         raise RetrainError(f"--step {config.step}: give a fraction above 0 and at most 1, e.g. 0.5")
-    if config.calibration_scenes != 0 and config.calibration_scenes < 30:
-        raise RetrainError(
-            f"--calibration-scenes {config.calibration_scenes}: give 0 (keep the old calibration) or at least 30"
-        )
     models_dir = Path(config.models_dir)
     try:
         settings = read_model_settings(models_dir)
@@ -516,8 +501,6 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", render_minutes)]
         stages += [("train detector", hours_detector * 60)] if hours_detector else []
         stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
-        calibrating = config.calibration_scenes > 0
-        stages += [("calibrate", config.calibration_scenes / 80 + 0.5)] if calibrating else []
         stages += [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
         progress = Progress(stages, status_path, config.progress_bar)
         timings: dict[str, float] = {}
@@ -615,12 +598,6 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
 
         candidate = work / "candidate"
         make_candidate(models_dir, candidate, trained, channels, trained_partners)
-        calibration: dict[str, Any] | None = None
-        if calibrating:
-            progress.begin("calibrate", f"refitting the confidence on {config.calibration_scenes} held-out scenes")
-            t = time.time()
-            calibration = recalibrate(config, candidate, work / "calibration")
-            timings["calibrate_min"] = (time.time() - t) / 60
         progress.begin("measure after", "measuring the new models")
         t = time.time()
         after = measure(
@@ -648,7 +625,6 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             "partners_trained": list(trained_partners),
             "distill": config.distill,
             "step": config.step,
-            "calibration": calibration,
             "hours": config.hours,
             "scenes": scenes,
             "taught_decks": [p.name for p in deck_paths],
@@ -753,33 +729,6 @@ def render_training_data(
     return counts
 
 
-def recalibrate(config: RetrainConfig, candidate: Path, folder: Path) -> dict[str, Any]:
-    """Refit the candidate's confidence calibration on fresh scenes of the library's held-out decks (two thirds
-    to fit, one third to check it against the calibration it had) and record it in the candidate's model.json.
-    Returns the numbers (``calibration.refit_calibration``), without the reliability tables' rows."""
-
-    held_out = tuple(DATASETS_DIR / "decks" / deck.deck_id for deck in load_decks(split="val"))
-    if not held_out:
-        raise RetrainError("no held-out deck (split 'val') under datasets/decks to refit the calibration on")
-    seed = (config.seed if config.seed is not None else int(time.time()) % 1_000_000) + 7
-    fit_count = max(1, config.calibration_scenes * 2 // 3)
-    parts = {"fit": fit_count, "check": config.calibration_scenes - fit_count}
-    for offset, (name, count) in enumerate(parts.items()):
-        scenes = SynthConfig(
-            out=folder / name, count=count, imgsz=1280, seed=seed + offset, workers=config.workers, deck_paths=held_out
-        )
-        generate(scenes, progress=False)
-    numbers = refit_calibration(load_detector(candidate), [folder / "fit"], [folder / "check"])
-    document = read_settings_document(candidate)
-    document.setdefault("decision", {}).update(
-        calibration=numbers["calibration"], calibration_curve=numbers["calibration_curve"]
-    )
-    write_settings_document(candidate, document)
-    for name in ("kept", "refitted"):
-        numbers[name].pop("reliability")
-    return {"scenes": parts, "decks": [path.name for path in held_out], **numbers}
-
-
 def make_candidate(
     models_dir: Path,
     candidate: Path,
@@ -861,14 +810,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         metavar="FRACTION",
         help="move each classifier's weights this fraction of the way from where it started to where the "
         "fine-tune took them (default 1: all the way); a point between keeps more of what it read on other decks",
-    )
-    parser.add_argument(
-        "--calibration-scenes",
-        type=int,
-        default=CALIBRATION_SCENES,
-        metavar="N",
-        help=f"refit the confidence calibration for the new models on N rendered scenes of held-out decks "
-        f"(default {CALIBRATION_SCENES}, about 4 minutes; 0: keep the old calibration)",
     )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
@@ -961,7 +902,6 @@ def run_retrain(args: argparse.Namespace) -> int:
         seed=args.seed,
         distill=args.distill,
         step=args.step,
-        calibration_scenes=args.calibration_scenes,
         work_dir=args.work_dir,
         progress_bar=not args.quiet,
         partners=args.partners,
