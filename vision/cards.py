@@ -45,7 +45,8 @@ SAME_INDEX_SPAN = 0.3
 UNSURE_CORNER = 0.5
 # A weaker duplicate reading becomes its runner-up card only if that is at least this sure. At 0.05
 # a misread 8s became a wrong Ts at 0.09 in tests/vision/test_photo_to_score.py's showdown (now a reported
-# conflict); real-val reads the same 340 cards with any value from 0.05 to 0.15, 339 at 0.2.
+# conflict). Real-val reads 340 cards from 0.05 to 0.1, 339 from 0.105 (deal4's K♦ comes in as a misread J♦'s
+# runner-up at 0.1045: the first card a retrained classifier loses, session 18), 338 at 0.2.
 MIN_RUNNER_UP_CONFIDENCE = 0.1
 
 
