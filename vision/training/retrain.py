@@ -585,10 +585,8 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
                     keep_classes=start is not None,
                     swapped_crops=swapped,
                     distill=config.distill,
+                    step=config.step,
                 )
-                if config.step < 1:  # a point between the start and the fine-tune (session 18)
-                    began_at = start if start is not None else models_dir / str(settings.classifiers.main)
-                    best = train.step_toward(began_at, best, config.step, runs / f"{best.parent.parent.name}-step.pt")
                 if start is None:
                     trained["classifier"] = best
                 else:

@@ -175,6 +175,7 @@ def train_classifier(
     keep_classes: bool = False,
     swapped_crops: Path | None = None,
     distill: float = 0.0,
+    step: float = 1.0,
 ) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
@@ -186,7 +187,8 @@ def train_classifier(
     grown to the classes of the crops (the 52 cards and ``none``) unless ``keep_classes``: then it
     learns only the classes it has (a 52-card partner stays one). ``distill`` > 0 (fine-tuning only) adds
     ``KeepWhatItReads``: on the crops the start model already reads right, the new one is held to the start
-    model's outputs, with that weight.
+    model's outputs, with that weight. ``step`` < 1 (fine-tuning only) returns instead a classifier that far
+    from the weights the fine-tune began with (grown to the crops' classes) to its best ones (``step_toward``).
     """
     prepare_ultralytics()
     from ultralytics import YOLO
@@ -249,7 +251,10 @@ def train_classifier(
 
         model.add_callback("on_pretrain_routine_end", hold_to_start_model)
     model.train(**args)
-    return run_dir_best(project / name)
+    best = run_dir_best(project / name)
+    if step < 1 and fine_tuning:
+        return step_toward(start, best, step, project / f"{name}-step.pt")
+    return best
 
 
 class KeepWhatItReads:
