@@ -186,15 +186,14 @@ def refusal_with_suspects(
     if photo is None or not isinstance(error, OverKnockLimit | WrongHandSize):
         return message, None
     if isinstance(error, OverKnockLimit):
-        knocker = scoring.parse_knocker(knocker_text, players)
+        who = players[scoring.parse_knocker(knocker_text, players)]
         unmelded = [str(card) for card in error.deadwood_cards]
-        reading, suspects = knock_review(photo.reading(), unmelded, players[knocker], error.deadwood, error.limit)
-        who = players[knocker]
+        reading, suspects = knock_review(photo.reading(), unmelded, who, error.deadwood, error.limit)
         said = "unmelded cards"
     else:
-        hand = scoring.parse_hand_text(hands[error.player], players[error.player])
-        reading, suspects = hand_size_review(photo.reading(), hand, players[error.player], error.most)
         who = players[error.player]
+        hand = scoring.parse_hand_text(hands[error.player], who)
+        reading, suspects = hand_size_review(photo.reading(), hand, who, error.most)
         said = "cards"
     if suspects:
         message += f" The least sure of {who}'s {said} as read: {cards_in_words(suspects)}."
