@@ -23,12 +23,7 @@ sys.path.insert(0, str(REPO))
 
 from vision.model_settings import read_model_settings  # noqa: E402
 from vision.training import train  # noqa: E402
-from vision.training.retrain import EvalSet, decide, measure  # noqa: E402
-
-
-def eval_set(folder: Path) -> EvalSet:
-    kind = "rank" if (folder / "labels.csv").exists() else "labelled"
-    return EvalSet(folder.name, folder, kind)
+from vision.training.retrain import decide, eval_set_of, measure  # noqa: E402
 
 
 def stepped_models(start: Path, candidate: Path, step: float, out: Path) -> Path:
@@ -56,7 +51,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="keep the stepped models folders here")
     parser.add_argument("--cache", type=Path, help="measurements cache (JSON), as the retrain keeps one")
     args = parser.parse_args()
-    sets = tuple(eval_set(folder) for folder in args.eval)
+    sets = tuple(eval_set_of(folder) for folder in args.eval)
     out = args.out or Path(tempfile.mkdtemp(prefix="ginscore-step-"))
     results = {}
     for step in args.steps:

@@ -117,6 +117,16 @@ class RetrainConfig:
     extra: dict = field(default_factory=dict)
 
 
+def eval_set_of(folder: Path) -> EvalSet:
+    """A folder given to measure on (``--eval``), named by the folder: rank-labelled (``labels.csv``) or YOLO."""
+    if not folder.is_dir():
+        raise FileNotFoundError(f"--eval {folder}: no such folder")
+    if is_rank_folder(folder):
+        return EvalSet(folder.name, folder, "rank")
+    check_eval_folder(folder)
+    return EvalSet(folder.name, folder, "labelled")
+
+
 def default_eval_sets(clutter: bool = True) -> tuple[EvalSet, ...]:
     sets = []
     if (REAL_VAL / "classes.txt").exists():
@@ -869,16 +879,7 @@ def run_retrain(args: argparse.Namespace) -> int:
         return 0
     sets: tuple[EvalSet, ...] | None = None
     if args.eval:
-        eval_sets: list[EvalSet] = []
-        for folder in args.eval:
-            if not folder.is_dir():
-                raise FileNotFoundError(f"--eval {folder}: no such folder")
-            if is_rank_folder(folder):
-                eval_sets.append(EvalSet(folder.name, folder, "rank"))
-            else:
-                check_eval_folder(folder)
-                eval_sets.append(EvalSet(folder.name, folder, "labelled"))
-        sets = tuple(eval_sets)
+        sets = tuple(eval_set_of(folder) for folder in args.eval)
     elif args.no_clutter:
         sets = default_eval_sets(clutter=False)
     if args.scenes is not None and not 10 <= args.scenes <= 100000:
