@@ -176,6 +176,7 @@ def train_classifier(
     swapped_crops: Path | None = None,
     distill: float = 0.0,
     step: float = 1.0,
+    crops_channels: str = "rgb",
 ) -> Path:
     """Train the 52-card index-crop classifier; returns the best weights of the run.
 
@@ -187,7 +188,8 @@ def train_classifier(
     grown to the classes of the crops (the 52 cards and ``none``) unless ``keep_classes``: then it
     learns only the classes it has (a 52-card partner stays one). ``distill`` > 0 (fine-tuning only) adds
     ``KeepWhatItReads``: on the crops the start model already reads right, the new one is held to the start
-    model's outputs, with that weight. ``step`` < 1 (fine-tuning only) returns instead a classifier that far
+    model's outputs, with that weight. ``crops_channels="bgr"``: the crop files are already written with red and
+    blue swapped (``ginscore crops --channels bgr``), so no swapped copy is made. ``step`` < 1 (fine-tuning only) returns instead a classifier that far
     from the weights the fine-tune began with (grown to the crops' classes) to its best ones (``step_toward``).
     """
     prepare_ultralytics()
@@ -202,7 +204,7 @@ def train_classifier(
         return run_dir_best(project / name)
     start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
     fine_tuning = start.endswith(".pt")
-    if fine_tuning and start_channel_order(start, models_dir) == "bgr":
+    if fine_tuning and start_channel_order(start, models_dir) == "bgr" and crops_channels != "bgr":
         crops_dir = crops_with_red_and_blue_swapped(crops_dir, swapped_crops or project / f"{name}-crops-bgr")
     if fine_tuning and keep_classes:
         crops_dir = crops_of_classes(crops_dir, classifier_classes(start), project / f"{name}-crops-own-classes")
@@ -549,6 +551,15 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--models-dir", type=Path, default=MODELS_DIR, help="where to install the weights")
     parser.add_argument("--no-install", action="store_true", help="leave models/ alone")
+    parser.add_argument("--name", default="classifier", help="the classifier run's folder under --project")
+    parser.add_argument("--classifier-weights", default=None, help="start the classifier from these weights")
+    parser.add_argument("--lr0", type=float, default=None, help="the classifier's first learning rate")
+    parser.add_argument(
+        "--crops-channels",
+        choices=["rgb", "bgr"],
+        default="rgb",
+        help="the channel order the crop files are in ('ginscore crops --channels'); default rgb",
+    )
     parser.set_defaults(run=run_train)
 
 
@@ -581,9 +592,12 @@ def run_train(args: argparse.Namespace) -> int:
             epochs=args.epochs,
             device=args.device,
             hours=args.hours,
-            weights="yolov8n-cls.yaml" if args.scratch else None,
+            weights="yolov8n-cls.yaml" if args.scratch else args.classifier_weights,
             workers=args.workers,
             project=args.project,
+            name=args.name,
+            lr0=args.lr0,
+            crops_channels=args.crops_channels,
             models_dir=args.models_dir,
             batch=max(args.batch, 64),
             resume=args.resume,

@@ -107,6 +107,41 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         help="instance folder holding taught decks (default: $GINSCORE_INSTANCE or instance/)",
     )
     parser.set_defaults(run=run_synth)
+    add_crops_command(commands)
+
+
+def add_crops_command(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "crops",
+        help="render the card classifier's index crops directly (fast; hundreds of typefaces)",
+        description="Render 64 x 64 index crops, one folder per card code and 'none', without whole scenes: "
+        "the training decks and procedural decks (fonts from datasets/install_fonts.sh) in train/, the held-out "
+        "decks alone in val/. Train on them with 'ginscore train OUT --part classifier'.",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="output folder; crops go to OUT/crops/{train,val}")
+    parser.add_argument("--count", type=int, default=100_000, help="training crops (default 100000)")
+    parser.add_argument("--val-count", type=int, default=5_000, help="held-out-deck crops (default 5000)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed; same seed, same crops")
+    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument(
+        "--channels",
+        choices=["rgb", "bgr"],
+        default="rgb",
+        help="bgr: write red and blue swapped, to fine-tune a classifier that reads BGR (default rgb)",
+    )
+    parser.set_defaults(run=run_crops)
+
+
+def run_crops(args: argparse.Namespace) -> int:
+    from vision.training.synth.index_crops import generate_crops
+
+    if args.count < 0 or args.val_count < 0:
+        raise ValueError("--count and --val-count take a number of crops, 0 or more")
+    result = generate_crops(
+        args.out / "crops", args.count, args.seed, args.val_count, args.workers, args.channels, progress=print
+    )
+    print(f"{result['crops']} crops in {result['seconds']} s under {args.out / 'crops'}")
+    return 0
 
 
 def run_synth(args: argparse.Namespace) -> int:

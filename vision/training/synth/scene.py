@@ -208,7 +208,7 @@ def _draw_occluders(
     owner[m] = -2
 
 
-def _light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray, card_pixels: float) -> np.ndarray:
+def light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray, card_pixels: float) -> np.ndarray:
     H, W = img.shape[:2]
     f = img.astype(np.float32)
     # uneven light: a smooth gain field
@@ -440,7 +440,7 @@ def render_scene(
                     scene.hidden_labels.append(
                         IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible)
                     )
-    scene.image = _light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
+    scene.image = light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
     if effects:
         index_side = float(np.median(index_sides)) if index_sides else 0.2 * cam.card_pixels
         _sample_negatives(

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Installs the Debian font packages whose typefaces letter the procedural decks' corner indices
+# (vision/training/synth/procedural_decks.py; 'ginscore crops'). Part of the data recipe, like
+# datasets/build_assets.py: the fonts are never committed, and their licences are listed in
+# datasets/NOTICE.md. Tests and CI do not need them (they use the fonts committed in datasets/fonts).
+set -euo pipefail
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+PACKAGES=(
+  fonts-cardo
+  fonts-clear-sans
+  fonts-comic-neue
+  fonts-adf-accanthis
+  fonts-adf-baskervald
+  fonts-adf-berenis
+  fonts-adf-gillius
+  fonts-adf-ikarius
+  fonts-adf-irianis
+  fonts-adf-libris
+  fonts-adf-mekanus
+  fonts-adf-oldania
+  fonts-adf-romande
+  fonts-adf-solothurn
+  fonts-adf-switzera
+  fonts-adf-tribun
+  fonts-adf-universalis
+  fonts-adf-verana
+  fonts-aenigma
+  fonts-allerta
+  fonts-anonymous-pro
+  fonts-apropal
+  fonts-arapey
+  fonts-averia-gwf
+  fonts-averia-sans-gwf
+  fonts-averia-serif-gwf
+  fonts-b612
+  fonts-bebas-neue
+  fonts-beteckna
+  fonts-blankenburg
+  fonts-cabin
+  fonts-cantarell
+  fonts-century-catalogue
+  fonts-cmu
+  fonts-comfortaa
+  fonts-courier-prime
+  fonts-crosextra-caladea
+  fonts-crosextra-carlito
+  fonts-dejavu-core
+  fonts-dejavu-extra
+  fonts-dosis
+  fonts-dustin
+  fonts-ebgaramond
+  fonts-ecolier-court
+  fonts-f500
+  fonts-fantasque-sans
+  fonts-fanwood
+  fonts-firacode
+  fonts-freefont-ttf
+  fonts-gfs-artemisia
+  fonts-gfs-baskerville
+  fonts-gfs-bodoni-classic
+  fonts-gfs-didot
+  fonts-gfs-neohellenic
+  fonts-gfs-porson
+  fonts-gnutypewriter
+  fonts-go
+  fonts-goudybookletter
+  fonts-hack
+  fonts-humor-sans
+  fonts-inconsolata
+  fonts-inter
+  fonts-jetbrains-mono
+  fonts-junction
+  fonts-junicode
+  fonts-jura
+  fonts-karla
+  fonts-klaudia-berenika
+  fonts-le-murmure
+  fonts-league-spartan
+  fonts-levien-museum
+  fonts-liberation2
+  fonts-lindenhill
+  fonts-linuxlibertine
+  fonts-manrope
+  fonts-millimetre
+  fonts-monofur
+  fonts-mononoki
+  fonts-national-park
+  fonts-croscore
+  fonts-ocr-a
+  fonts-ocr-b
+  fonts-oldstandard
+  fonts-open-sans
+  fonts-opendin
+  fonts-opendyslexic
+  fonts-oxygen
+  fonts-paratype
+  fonts-play
+  fonts-prociono
+  fonts-quattrocento
+  fonts-quicksand
+  fonts-radisnoir
+  fonts-roboto-unhinted
+  fonts-roboto-slab
+  fonts-rocknroll
+  fonts-routed-gothic
+  fonts-sil-andika
+  fonts-sil-charis
+  fonts-sil-doulos
+  fonts-sil-gentiumplus
+  fonts-sora
+  fonts-staypuft
+  fonts-stix
+  fonts-texgyre
+  fonts-tiresias
+  fonts-tuffy
+  fonts-urw-base35
+  fonts-vollkorn
+  fonts-yanone-kaffeesatz
+  fonts-lmodern
+)
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" >/dev/null
+echo "installed ${#PACKAGES[@]} font packages"

@@ -1,0 +1,144 @@
+"""The index-crop renderer and procedural decks (vision/training/synth/index_crops.py, procedural_decks.py).
+
+Only the fonts committed under datasets/fonts are used here: CI installs no font package."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import CARD_CODES
+from vision.crops import CROP_SIZE, crop_index
+from vision.training.synth import index_crops, procedural_decks
+from vision.training.synth.index_crops import REJECT_CLASS, CropRenderer, Face, deck_of, index_view, label_box
+
+COMMITTED = (procedural_decks.COMMITTED_FONT_DIR,)
+
+
+def committed_fonts() -> tuple[tuple, tuple]:
+    return procedural_decks.index_fonts(COMMITTED), procedural_decks.suit_fonts(COMMITTED)
+
+
+def test_committed_fonts_letter_every_rank_but_no_handwriting_face():
+    fonts, suits = committed_fonts()
+    assert len(fonts) >= 5 and suits  # DejaVu and Liberation faces; DejaVu has the suit signs
+    assert not any("dkg" in f.name.lower() or "dancing" in f.name.lower() for f in fonts)
+    assert all(procedural_decks.legible(str(f)) for f in fonts)
+
+
+def test_a_procedural_deck_has_52_faces_each_with_its_indices_inked_inside_the_face():
+    fonts, suits = committed_fonts()
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        style, faces, boxes = procedural_decks.random_deck(rng, fonts, suits)
+        assert set(faces) == set(CARD_CODES)
+        for code in CARD_CODES:
+            face = faces[code]
+            height, width = face.shape[:2]
+            assert len(boxes[code]) == (4 if style.four_indices else 2)
+            for x0, y0, x1, y1 in boxes[code]:
+                assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height
+                ink = face[y0:y1, x0:x1, :3].astype(int)
+                paper = np.array(style.paper)
+                assert np.abs(ink - paper).sum(axis=2).max() > 100, f"{code}: nothing printed in its index box"
+
+
+def test_court_letters_follow_the_deck_language():
+    fonts, suits = committed_fonts()
+    style = procedural_decks.random_style(np.random.default_rng(0), fonts, suits)
+    french = procedural_decks.DeckStyle(**{**style.__dict__, "language": "french"})
+    assert [french.rank_text(r) for r in "KQJA"] == ["R", "D", "V", "A"]
+    assert style.__class__(**{**style.__dict__, "language": "german"}).rank_text("J") == "B"
+
+
+def small_renderer(seed: int = 0) -> CropRenderer:
+    fonts, suits = committed_fonts()
+    _, faces, boxes = procedural_decks.random_deck(np.random.default_rng(seed), fonts, suits)
+    renderer = CropRenderer([deck_of(faces, boxes)], photos=[], backs=[], procedural=False, seed=seed)
+    return renderer
+
+
+def test_crops_are_the_classifiers_input_and_the_same_seed_draws_the_same_crops():
+    first = [small_renderer().crop(np.random.default_rng(1)) for _ in range(1)]
+    renderer_a, renderer_b = small_renderer(), small_renderer()
+    rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
+    drawn_a = [renderer_a.crop(rng_a) for _ in range(40)]
+    drawn_b = [renderer_b.crop(rng_b) for _ in range(40)]
+    for (name_a, crop_a), (name_b, crop_b) in zip(drawn_a, drawn_b, strict=True):
+        assert name_a == name_b and np.array_equal(crop_a, crop_b)
+        assert crop_a.shape == (CROP_SIZE, CROP_SIZE, 3) and crop_a.dtype == np.uint8
+        assert name_a in CARD_CODES or name_a == REJECT_CLASS
+    assert first[0][1].std() > 5  # not a blank square
+
+
+def camera_photo(face: np.ndarray, to_photo: np.ndarray, size: int, supersample: int = 4) -> np.ndarray:
+    """A photo of the face on the plain table, drawn ``supersample`` times larger and shrunk as a camera's
+    pixels average the light (no aliasing)."""
+    big = size * supersample
+    photo = np.full((big, big, 3), index_crops.PLAIN_TABLE, np.uint8)
+    centre = (supersample - 1) / 2  # a photo pixel's centre among the big pixels it averages
+    matrix = index_crops._translation(centre, centre) @ np.diag([supersample, supersample, 1.0]) @ to_photo
+    index_crops._over(photo, cv2.warpPerspective(face, matrix, (big, big), flags=cv2.INTER_LINEAR))
+    return cv2.resize(photo, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def test_the_clean_crop_of_a_card_is_the_readers_crop_of_the_same_card_in_a_photo():
+    """The renderer's framing is the reader's: a face drawn into a photo and cut by ``crop_index`` round its
+    labelled index gives the crop the renderer draws of it directly (mean difference 0.4 to 7 of 255 here,
+    largest for the smallest index, whose few pixels the renderer's pyramid averages a little more softly than
+    the supersampled camera does), and much closer than the crop of another card."""
+    renderer = small_renderer(2)
+    deck = renderer.packaged[0]
+    for code, pixels, turn in (("Qh", 40.0, 0.0), ("Ts", 24.0, math.pi / 2), ("7d", 60.0, 2.5), ("As", 15.0, 0.4)):
+        subject: Face = deck[code]
+        box = subject.boxes[0]
+        rendered = renderer.render(np.random.default_rng(0), deck, subject, box, False, pixels, turn, clean=True)
+        local, quad = index_view(box, pixels, turn)
+        photo_size = 900
+        to_photo = index_crops._translation(photo_size / 2, photo_size / 2) @ local
+        photo = camera_photo(subject.image, to_photo, photo_size)
+        reader = crop_index(photo, label_box(quad, photo_size / 2))
+        difference = np.abs(rendered.astype(int) - reader.astype(int)).mean()
+        assert difference < 8, f"{code} at {pixels} px: mean difference {difference:.1f}"
+        other = deck["8c" if code != "8c" else "9c"]
+        other_crop = renderer.render(
+            np.random.default_rng(0), deck, other, other.boxes[0], False, pixels, turn, clean=True
+        )
+        assert np.abs(other_crop.astype(int) - reader.astype(int)).mean() > 2 * difference
+        # and the crop is centred on the index: its ink lies in the middle, not at an edge
+        ink = (cv2.cvtColor(rendered, cv2.COLOR_BGR2GRAY) < 150).astype(float)
+        ys, xs = np.nonzero(ink)
+        assert abs(xs.mean() - CROP_SIZE / 2) < CROP_SIZE * 0.2 and abs(ys.mean() - CROP_SIZE / 2) < CROP_SIZE * 0.2
+
+
+@pytest.mark.slow
+def test_the_shipped_detector_boxes_the_index_the_renderer_frames():
+    """On a photo of one card drawn as the renderer draws it, the reader's own detector finds the index box
+    the renderer labels (IoU >= 0.5): the renderer frames what the reader will cut."""
+    from vision.recognise import read_photo
+
+    renderer = small_renderer(4)
+    deck = renderer.packaged[0]
+    subject = deck["9c"]
+    height, width = subject.image.shape[:2]
+    photo_size = 1024
+    scale = 3.2
+    to_photo = index_crops._translation(photo_size / 2 - width * scale / 2, photo_size / 2 - height * scale / 2)
+    to_photo = to_photo @ np.diag([scale, scale, 1.0])
+    photo = camera_photo(subject.image, to_photo, photo_size)
+    reading = read_photo(photo)
+    labels = [label_box(index_crops._project(to_photo, index_crops._corners(b)), 0.0) for b in subject.boxes]
+
+    def iou(a, b):
+        ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+        iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+        inter = ix * iy
+        return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+    assert [card.card for card in reading.cards] == ["9c"]
+    boxes = [tuple(map(float, b)) for card in reading.cards for b in card.boxes]
+    for label in labels:
+        assert max(iou(label, b) for b in boxes) >= 0.5

@@ -1,0 +1,397 @@
+"""The index-crop renderer: the classifier's 64 x 64 crops drawn directly, without rendering whole scenes.
+
+A crop is one card corner as the reader cuts it out of a photo (``vision.crops.crop_index``): the rank and
+suit as the deck prints them, at any corner and any turn, with what surrounds an index in a real spread
+(the neighbours' edges and indices in squeezed, overlapping and fanned hands, their shadows, fingers, the
+table), seen through the scene renderer's camera (light gradient, glare, white balance, gamma, defocus or
+motion blur, noise, JPEG: ``scene.light_and_lens``), at the pixel size the index has in the photo (about 11
+to 90 px), framed as the detector frames its boxes. "Not a card" crops come the same way from court
+pictures, pips, card backs, printed pages, score pads and bare table.
+
+The faces are the packaged training decks (never the held-out ones) and procedural decks
+(``procedural_decks``: hundreds of typefaces). Only a small canvas around the index is ever drawn, so a
+core renders several hundred crops a second (``benchmarks/index_crop_speed.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import CARD_CODES
+from vision.crops import CROP_PADDING, crop_index
+from vision.training.synth import clutter, procedural_decks
+from vision.training.synth.scene import HIDDEN_INDEX_LIMIT, light_and_lens
+from vision.training.synth.surfaces import random_surface
+
+REJECT_CLASS = "none"
+NONE_SHARE = 0.08  # of the crops, "not a card"
+PROCEDURAL_SHARE = 0.6  # of the card crops, from procedural decks (the rest: the packaged training decks)
+INDEX_PIXELS = (11.0, 90.0)  # the index box's longer side in the photo, drawn log-uniformly
+BOX_JITTER = 0.07  # the detector's box centre is off the index's by this much of its size (sd), as in synth
+BOX_SCALE_JITTER = 0.08  # and its sides are this much longer or shorter (sd of the log)
+PROCEDURAL_DECK_POOL = 6  # procedural decks a worker holds; one is drawn anew every DECK_TURNOVER crops
+DECK_TURNOVER = 150
+SHEET_POOL = 4  # clutter sheets a worker holds for "not a card" crops, one drawn anew every SHEET_TURNOVER
+SHEET_TURNOVER = 400
+PLAIN_TABLE = (40, 100, 40)  # BGR: a green felt, for clean test renders
+SKIN = ((140, 170, 220), (90, 130, 190), (60, 90, 140), (40, 60, 90))  # BGR
+
+
+@dataclass
+class Face:
+    """A card face (BGRA) with its index boxes (face pixels) and a pyramid of halved copies."""
+
+    image: np.ndarray
+    boxes: list[tuple[int, int, int, int]]
+    levels: list[np.ndarray]
+
+    @classmethod
+    def of(cls, image: np.ndarray, boxes) -> Face:
+        levels = [image]
+        while min(levels[-1].shape[:2]) > 24:
+            levels.append(cv2.pyrDown(levels[-1]))
+        return cls(image, [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in boxes], levels)
+
+
+Deck = dict[str, Face]
+
+
+def deck_of(faces: dict[str, np.ndarray], boxes: dict[str, list]) -> Deck:
+    return {code: Face.of(faces[code], boxes[code]) for code in CARD_CODES if boxes.get(code)}
+
+
+def _rotation(angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _translation(x: float, y: float) -> np.ndarray:
+    return np.array([[1.0, 0.0, x], [0.0, 1.0, y], [0.0, 0.0, 1.0]])
+
+
+def _project(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    homogeneous = np.hstack([points, np.ones((len(points), 1))]) @ matrix.T
+    return homogeneous[:, :2] / homogeneous[:, 2:3]
+
+
+def _corners(box) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+
+
+def _warp(face: Face, matrix: np.ndarray, size: int) -> np.ndarray:
+    """The face warped by ``matrix`` (face pixels to canvas) into a size x size BGRA canvas, drawn from the
+    pyramid level that leaves at most a halving to the warp (no aliasing of thin strokes)."""
+    scale = math.sqrt(abs(np.linalg.det(matrix[:2, :2])))
+    level = min(len(face.levels) - 1, max(0, int(math.floor(math.log2(1.0 / max(scale, 1e-6))))))
+    shrink = np.diag([2.0**level, 2.0**level, 1.0])
+    return cv2.warpPerspective(
+        face.levels[level], matrix @ shrink, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+    )
+
+
+def _over(canvas: np.ndarray, layer: np.ndarray) -> None:
+    alpha = layer[:, :, 3:4].astype(np.float32) / 255.0
+    canvas[:] = (canvas.astype(np.float32) * (1 - alpha) + layer[:, :, :3].astype(np.float32) * alpha + 0.5).astype(
+        np.uint8
+    )
+
+
+def _shadow(canvas: np.ndarray, alpha: np.ndarray, rng: np.random.Generator, blur: float) -> None:
+    """The shadow a card (its alpha) casts on what lies under it: offset, blurred, darkening."""
+    dx, dy = rng.normal(0, blur, 2)
+    shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], np.float32)
+    moved = cv2.warpAffine(alpha, shift, (alpha.shape[1], alpha.shape[0]))
+    soft = cv2.GaussianBlur(moved.astype(np.float32) / 255.0, (0, 0), max(0.5, blur))
+    canvas[:] = (canvas.astype(np.float32) * (1 - rng.uniform(0.1, 0.4) * soft[..., None])).astype(np.uint8)
+
+
+def _finger(size: int, rng: np.random.Generator, scale: float) -> np.ndarray:
+    """A fingertip (BGRA layer) reaching into the canvas from one side."""
+    layer = np.zeros((size, size, 4), np.uint8)
+    angle = rng.uniform(0, 2 * math.pi)
+    tip = np.array([size / 2, size / 2]) + rng.uniform(0.3, 0.9) * size / 2 * np.array(
+        [math.cos(angle), math.sin(angle)]
+    )
+    width = scale * rng.uniform(0.5, 1.0)
+    colour = np.array(SKIN[rng.integers(len(SKIN))], np.float64) * rng.uniform(0.8, 1.15)
+    axes = (int(width), int(width * 3))
+    cv2.ellipse(
+        layer, (int(tip[0]), int(tip[1])), axes, math.degrees(angle) + 90, 0, 360, (*colour.clip(0, 255), 255), -1
+    )
+    return layer
+
+
+@dataclass
+class Placement:
+    """Where a card lies relative to the subject card: its face, a matrix (its face pixels to the subject's)
+    and whether it lies over the subject."""
+
+    face: Face
+    to_subject: np.ndarray
+    over: bool
+
+
+def _neighbours(rng: np.random.Generator, deck: Deck, subject: Face) -> list[Placement]:
+    """The cards around the subject in a spread, a fan or a pile: 0 to 3, over or under it."""
+    count = int(rng.choice([0, 1, 2, 3], p=[0.25, 0.35, 0.25, 0.15]))
+    h, w = subject.image.shape[:2]
+    codes = list(deck)
+    fanned = rng.random() < 0.3
+    out = []
+    for _ in range(count):
+        face = deck[codes[rng.integers(len(codes))]]
+        fh, fw = face.image.shape[:2]
+        over = bool(rng.random() < 0.55)
+        side = 1.0 if over else -1.0
+        if rng.random() < 0.75:  # along the row, as a spread or a fan lies
+            dx, dy = side * rng.uniform(0.1, 0.7) * w, rng.normal(0, 0.06) * h
+        else:  # a cascade: down the column
+            dx, dy = rng.normal(0, 0.1) * w, side * rng.uniform(0.12, 0.6) * h
+        turn = rng.normal(0, math.radians(14)) if fanned else rng.normal(0, math.radians(2))
+        if rng.random() < 0.1:
+            turn += math.pi
+        matrix = _translation(w / 2 + dx, h / 2 + dy) @ _rotation(turn) @ np.diag([w / fw, w / fw, 1.0])
+        out.append(Placement(face, matrix @ _translation(-fw / 2, -fh / 2), over))
+    return out
+
+
+class CropRenderer:
+    """Draws labelled index crops: ``crop(rng) -> (class name, 64 x 64 BGR crop)``."""
+
+    def __init__(
+        self,
+        packaged: list[Deck],
+        photos: list[np.ndarray],
+        backs: list[np.ndarray],
+        procedural: bool = True,
+        seed: int = 0,
+    ) -> None:
+        self.packaged = packaged
+        self.photos = photos
+        self.backs = [Face.of(back, []) for back in backs]
+        self.procedural = procedural and bool(procedural_decks.index_fonts())
+        self.rng = np.random.default_rng(seed)
+        self.pool: list[Deck] = []
+        self.sheets: list[Face] = []
+        self.drawn = 0
+
+    def _procedural_deck(self, rng: np.random.Generator) -> Deck:
+        if len(self.pool) < PROCEDURAL_DECK_POOL or self.drawn % DECK_TURNOVER == 0:
+            fonts, suits = procedural_decks.index_fonts(), procedural_decks.suit_fonts()
+            _, faces, boxes = procedural_decks.random_deck(self.rng, fonts, suits)
+            deck = deck_of(faces, boxes)
+            if len(self.pool) < PROCEDURAL_DECK_POOL:
+                self.pool.append(deck)
+            else:
+                self.pool[int(self.rng.integers(len(self.pool)))] = deck
+            return deck
+        return self.pool[int(rng.integers(len(self.pool)))]
+
+    def _sheet(self, rng: np.random.Generator) -> Face:
+        if len(self.sheets) < SHEET_POOL or self.drawn % SHEET_TURNOVER == 0:
+            kind = ("newspaper", "envelope", "score_pad", "printed_box", "score_pad")[int(self.rng.integers(5))]
+            sheet = clutter.make_sheet(self.rng, kind)
+            face = Face.of(cv2.cvtColor(sheet, cv2.COLOR_RGBA2BGRA) if sheet.shape[2] == 4 else sheet, [])
+            if len(self.sheets) < SHEET_POOL:
+                self.sheets.append(face)
+            else:
+                self.sheets[int(self.rng.integers(len(self.sheets)))] = face
+            return face
+        return self.sheets[int(rng.integers(len(self.sheets)))]
+
+    def _deck(self, rng: np.random.Generator) -> Deck:
+        if self.procedural and (not self.packaged or rng.random() < PROCEDURAL_SHARE):
+            return self._procedural_deck(rng)
+        return self.packaged[int(rng.integers(len(self.packaged)))]
+
+    def crop(self, rng: np.random.Generator) -> tuple[str, np.ndarray]:
+        self.drawn += 1
+        deck = self._deck(rng)
+        if rng.random() < NONE_SHARE:
+            return REJECT_CLASS, self._not_a_card(rng, deck)
+        code = CARD_CODES[int(rng.integers(len(CARD_CODES)))]
+        while code not in deck:
+            code = CARD_CODES[int(rng.integers(len(CARD_CODES)))]
+        subject = deck[code]
+        box = subject.boxes[int(rng.integers(len(subject.boxes)))]
+        return code, self.render(rng, deck, subject, box, neighbours=True)
+
+    def _not_a_card(self, rng: np.random.Generator, deck: Deck) -> np.ndarray:
+        """A crop of about an index's size that holds no index: a face's middle, a back, print, the table."""
+        kind = rng.random()
+        subject = deck[CARD_CODES[int(rng.integers(len(CARD_CODES)))]] if kind < 0.5 else None
+        if subject is None and kind < 0.65 and self.backs:
+            subject = self.backs[int(rng.integers(len(self.backs)))]
+        if subject is None and kind < 0.9:
+            subject = self._sheet(rng)
+        if subject is None:  # bare table by a card's edge
+            subject = deck[CARD_CODES[int(rng.integers(len(CARD_CODES)))]]
+            h, w = subject.image.shape[:2]
+            side = h * rng.uniform(0.1, 0.25)
+            x = -side * rng.uniform(0.3, 1.2) if rng.random() < 0.5 else w + side * rng.uniform(-0.2, 0.3)
+            box = (x, rng.uniform(0, h - side), x + side * rng.uniform(0.5, 1.0), 0.0)
+            box = (box[0], box[1], box[2], box[1] + side)
+            return self.render(rng, deck, subject, box, neighbours=False)
+        h, w = subject.image.shape[:2]
+        for _ in range(20):
+            side = min(h, w) * rng.uniform(0.08, 0.3)
+            bw = side * float(np.exp(rng.normal(math.log(0.65), 0.3)))
+            x, y = rng.uniform(0, max(1.0, w - bw)), rng.uniform(0, max(1.0, h - side))
+            box = (x, y, x + bw, y + side)
+            if not any(_overlap(box, index) > 0.1 for index in subject.boxes):
+                break
+        return self.render(rng, deck, subject, box, neighbours=rng.random() < 0.5)
+
+    def render(
+        self,
+        rng: np.random.Generator,
+        deck: Deck,
+        subject: Face,
+        box,
+        neighbours: bool,
+        pixels: float | None = None,
+        turn: float | None = None,
+        clean: bool = False,
+    ) -> np.ndarray:
+        """The crop of ``box`` (subject face pixels) with the subject lying on a table among ``deck``'s cards,
+        its index ``pixels`` high in the photo and turned by ``turn`` (radians; both drawn when None).
+        ``clean``: on a plain table, with no neighbour, light, lens or framing error (for tests)."""
+        if pixels is None:
+            pixels = math.exp(rng.uniform(*np.log(INDEX_PIXELS)))
+        if turn is None:
+            upright = rng.random() < 0.5
+            turn = rng.uniform(0, 2 * math.pi) if upright else rng.integers(4) * math.pi / 2 + rng.normal(0, 0.15)
+        tilt = (0.0, 0.0) if clean else tuple(rng.normal(0, 0.0015, 2) / max(box[3] - box[1], 1.0))
+        local, quad = index_view(box, pixels, turn, tilt)
+        side = float(np.max(quad.max(axis=0) - quad.min(axis=0)))
+        size = int(math.ceil(side * (1 + 2 * CROP_PADDING) * 1.6)) + 6
+        to_canvas = _translation(size / 2, size / 2) @ local
+        if clean:
+            canvas = np.full((size, size, 3), PLAIN_TABLE, np.uint8)
+            _over(canvas, _warp(subject, to_canvas, size))
+            return crop_index(canvas, label_box(quad, size / 2))
+        placements = _neighbours(rng, deck, subject) if neighbours else []
+        canvas = random_surface(rng, (size, size), self.photos)
+        for placement in placements:
+            if not placement.over:
+                _over(canvas, _warp(placement.face, to_canvas @ placement.to_subject, size))
+        subject_layer = _warp(subject, to_canvas, size)
+        _shadow(canvas, subject_layer[:, :, 3], rng, side * 0.05)
+        _over(canvas, subject_layer)
+        index_mask = np.zeros((size, size), np.uint8)
+        cv2.fillPoly(index_mask, [_project(to_canvas, _corners(box)).round().astype(np.int32)], 255)
+        covered = np.zeros((size, size), np.uint8)
+        layers = [_warp(p.face, to_canvas @ p.to_subject, size) for p in placements if p.over]
+        if rng.random() < 0.08:
+            layers.append(_finger(size, rng, side))
+        area = max(1, int(np.count_nonzero(index_mask)))
+        for layer in layers:
+            hides = np.maximum(covered, layer[:, :, 3])
+            if np.count_nonzero((hides > 127) & (index_mask > 0)) > HIDDEN_INDEX_LIMIT * area:
+                continue  # it would hide the index: a box the detector is never taught
+            covered = hides
+            _shadow(canvas, layer[:, :, 3], rng, side * 0.05)
+            _over(canvas, layer)
+        owner = np.where(covered > 0, 0, np.where(subject_layer[:, :, 3] > 0, 0, -1)).astype(np.int32)
+        canvas = light_and_lens(rng, canvas, owner, side * 4)
+        x0, y0, x1, y1 = label_box(quad, size / 2)
+        w, h = x1 - x0, y1 - y0
+        dx, dy = rng.normal(0, BOX_JITTER, 2) * (w, h)
+        sw, sh = np.exp(rng.normal(0, BOX_SCALE_JITTER, 2))
+        cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
+        return crop_index(canvas, (cx - w * sw / 2, cy - h * sh / 2, cx + w * sw / 2, cy + h * sh / 2))
+
+
+def index_view(
+    box, pixels: float, turn: float, tilt: tuple[float, float] = (0.0, 0.0)
+) -> tuple[np.ndarray, np.ndarray]:
+    """The matrix from face pixels to a photo in which the index ``box`` is ``pixels`` high, turned by ``turn``
+    and centred on the origin (``tilt``: the perspective row), and the index box's four corners there."""
+    height = max(box[3] - box[1], 1.0)
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    local = _rotation(turn) @ np.diag([pixels / height, pixels / height, 1.0]) @ _translation(-centre[0], -centre[1])
+    local[2, :2] += tilt
+    return local, _project(local, _corners(box))
+
+
+def label_box(quad: np.ndarray, offset: float) -> tuple[float, float, float, float]:
+    """The axis-aligned box round an index's projected corners, as the scene renderer labels it."""
+    x0, y0 = quad.min(axis=0) + offset
+    x1, y1 = quad.max(axis=0) + offset
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def _overlap(box, other) -> float:
+    """The share of ``other``'s area that ``box`` covers."""
+    ix = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
+    iy = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
+    return ix * iy / max(1e-9, (other[2] - other[0]) * (other[3] - other[1]))
+
+
+CHUNK = 1000  # crops per work item; chunk i of a seed is the same whatever the number of workers
+_WORKER: dict = {}
+
+
+def load_renderer(split: str, seed: int) -> CropRenderer:
+    """A renderer over the packaged decks of ``split`` (``train``: the training decks and procedural decks;
+    ``val``: the held-out decks alone, on procedural tables: what a deck never seen looks like)."""
+    from vision.training.synth import decks as deck_assets
+
+    packaged = [
+        deck_of({code: cv2.cvtColor(face, cv2.COLOR_RGBA2BGRA) for code, face in deck.faces.items()}, deck.index_boxes)
+        for deck in deck_assets.load_decks(split=split)
+    ]
+    backs = [cv2.cvtColor(back, cv2.COLOR_RGBA2BGRA) for back in deck_assets.load_backs()]
+    photos = deck_assets.load_surface_photos() if split == "train" else []
+    return CropRenderer(packaged, photos, backs, procedural=split == "train", seed=seed)
+
+
+def _init_worker(seed: int) -> None:
+    cv2.setNumThreads(1)
+    _WORKER["renderers"] = {split: load_renderer(split, seed) for split in ("train", "val")}
+
+
+def _write_chunk(job: tuple[Path, str, int, int, int, bool]) -> int:
+    out, split, seed, chunk, count, swap = job
+    renderer: CropRenderer = _WORKER["renderers"][split]
+    renderer.rng = np.random.default_rng([seed, chunk, 7])  # procedural decks too: same seed, same crops
+    renderer.pool, renderer.sheets, renderer.drawn = [], [], 0
+    rng = np.random.default_rng([seed, chunk])
+    for i in range(count):
+        name, crop = renderer.crop(rng)
+        if swap:
+            crop = crop[..., ::-1]
+        cv2.imwrite(str(out / split / name / f"c{seed}_{chunk:06d}_{i:03d}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return count
+
+
+def generate_crops(
+    out: Path, count: int, seed: int = 0, val_count: int = 0, workers: int = 0, channels: str = "rgb", progress=print
+) -> dict[str, float]:
+    """Write ``count`` training crops and ``val_count`` held-out-deck crops to ``out/{train,val}/<class>/``
+    (the ultralytics classification layout; classes: the 52 codes and ``none``). ``channels="bgr"`` writes
+    them with red and blue swapped, for a classifier that reads BGR tensors (``train.start_channel_order``)."""
+    import multiprocessing as mp
+    import os
+    import time
+
+    for split in ("train", "val"):
+        for name in (*CARD_CODES, REJECT_CLASS):
+            (out / split / name).mkdir(parents=True, exist_ok=True)
+    jobs = []
+    for split, total, offset in (("train", count, 0), ("val", val_count, 1_000_000)):
+        for start in range(0, total, CHUNK):
+            jobs.append((out, split, seed, offset + start // CHUNK, min(CHUNK, total - start), channels == "bgr"))
+    started, done = time.time(), 0
+    with mp.get_context("spawn").Pool(workers or os.cpu_count() or 1, _init_worker, (seed,)) as pool:
+        for written in pool.imap_unordered(_write_chunk, jobs):
+            done += written
+            if progress and done % (CHUNK * 40) < CHUNK:
+                progress(f"{done} / {count + val_count} crops, {done / (time.time() - started):.0f} a second")
+    return {"crops": done, "seconds": round(time.time() - started, 1)}
