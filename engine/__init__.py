@@ -17,9 +17,10 @@ from .melds import (
     min_deadwood,
     min_deadwood_after_discard,
 )
-from .rules import OPTIONS, PRESETS, Option, Rules
+from .rules import OPTIONS, PRESETS, NextDealer, OklahomaAce, Option, Rules, ShutoutRule, TieRule
 from .scoring import (
     ExplanationLine,
+    HandKind,
     HandResult,
     LayOff,
     OverKnockLimit,
@@ -45,9 +46,14 @@ from .showdown import (
 __all__ = [
     "OPTIONS",
     "PRESETS",
+    "NextDealer",
+    "OklahomaAce",
     "Option",
     "Rules",
+    "ShutoutRule",
+    "TieRule",
     "ExplanationLine",
+    "HandKind",
     "HandResult",
     "LayOff",
     "OverKnockLimit",

@@ -8,7 +8,7 @@ import json
 from .cards import Card, format_cards, parse_cards
 from .melds import Arrangement, best_arrangement, best_discard
 from .rules import OPTIONS, PRESETS, Rules
-from .scoring import KIND_NAMES, HandResult, can_knock, score_hand
+from .scoring import HandResult, can_knock, score_hand
 from .showdown import check_hand_size
 
 
@@ -119,9 +119,9 @@ def showdown_text(result: HandResult) -> str:
     """The scored hand as a few lines of plain text: the result's explanation lines, rendered."""
     winner = {None: "nobody", result.knocker: "the knocker"}.get(result.winner, "the defender")
     if result.winner is None:
-        lines = [f"{KIND_NAMES[result.kind].capitalize()}: nobody scores."]
+        lines = [f"{result.kind.words.capitalize()}: nobody scores."]
     else:
-        lines = [f"{KIND_NAMES[result.kind].capitalize()}: {winner} scores {result.points}."]
+        lines = [f"{result.kind.words.capitalize()}: {winner} scores {result.points}."]
     for line in result.lines:
         if line.topic == "arrangement":
             lines.append(f"{str(line.role).capitalize()}: {line.text}")

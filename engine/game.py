@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules import Rules
+from .rules import Rules, ShutoutRule
 from .scoring import HandResult, score_counts, void_hand  # noqa: F401  (doctest, re-export)
 
 HOLLYWOOD_GAMES = 3
@@ -60,7 +60,7 @@ class GameScore:
         loser = 1 - winner
         self.winner = winner
         self.shutout = self.totals[loser] == 0
-        rule = rules.shutout if self.shutout else "none"
+        rule: ShutoutRule = rules.shutout if self.shutout else "none"
         self.hand_points = list(self.totals)
         if rule == "double_hand_points":
             self.hand_points[winner] *= 2

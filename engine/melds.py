@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .cards import ALL_CARDS, RANK_VALUES, Card, cards_mask, format_cards, mask_cards, parse_cards
 
@@ -136,10 +136,13 @@ def _build_set_options() -> dict[int, tuple[int, ...]]:
 _SET_OPTIONS = _build_set_options()
 
 
+class _MaskSearch(Protocol):
+    def __call__(self, mask: int, after_discard: bool = False) -> int: ...
+
+
 def _make_search() -> tuple[
     Callable[[int, int, int, int, int, int], tuple[int, list[int]]],
-    Callable[[int], int],
-    Callable[[int], int],
+    _MaskSearch,
     Callable[[Iterable[int]], int],
     Callable[[Iterable[int]], int],
 ]:
@@ -170,35 +173,16 @@ def _make_search() -> tuple[
                 choices = [x | o << r for x in choices for o in options]
         return forced, choices
 
-    def min_deadwood_mask(mask: int) -> int:
+    def min_deadwood_mask(mask: int, after_discard: bool = False) -> int:
+        """Exact minimum deadwood of the cards in ``mask``; ``after_discard``: of 11 cards, over every discard."""
         a = mask & 8191
         b = mask >> 13 & 8191
         c = mask >> 26 & 8191
         d = mask >> 39 & 8191
         set_ranks = (a & b & (c | d)) | (c & d & (a | b))
         if not set_ranks:
-            return dw[a] + dw[b] + dw[c] + dw[d]
-        forced, choices = set_choices(mask, a, b, c, d, set_ranks)
-        mask &= ~forced
-        best = inf
-        for removed in choices:
-            m = mask & ~removed
-            value = dw[m & 8191] + dw[m >> 13 & 8191] + dw[m >> 26 & 8191] + dw[m >> 39 & 8191]
-            if value < best:
-                best = value
-                if not value:
-                    break
-        return best
-
-    def min_deadwood_after_discard_mask(mask: int) -> int:
-        """Exact min over every discard of the remaining cards' min deadwood (for 11 cards)."""
-        a = mask & 8191
-        b = mask >> 13 & 8191
-        c = mask >> 26 & 8191
-        d = mask >> 39 & 8191
-        set_ranks = (a & b & (c | d)) | (c & d & (a | b))
-        if not set_ranks:
-            return dw[a] + dw[b] + dw[c] + dw[d] + min(delta[a], delta[b], delta[c], delta[d])
+            value = dw[a] + dw[b] + dw[c] + dw[d]
+            return value + min(delta[a], delta[b], delta[c], delta[d]) if after_discard else value
         forced, choices = set_choices(mask, a, b, c, d, set_ranks)
         mask &= ~forced
         best = inf
@@ -208,10 +192,12 @@ def _make_search() -> tuple[
             b = m >> 13 & 8191
             c = m >> 26 & 8191
             d = m >> 39 & 8191
-            drop = min(delta[a], delta[b], delta[c], delta[d])
-            if drop > 0 and (removed | forced) >> 60:  # no suit cards left: a 4-set's 4th goes
-                drop = 0
-            value = dw[a] + dw[b] + dw[c] + dw[d] + drop
+            value = dw[a] + dw[b] + dw[c] + dw[d]
+            if after_discard:
+                drop = min(delta[a], delta[b], delta[c], delta[d])
+                if drop > 0 and (removed | forced) >> 60:  # no suit cards left: a 4-set's 4th goes
+                    drop = 0
+                value += drop
             if value < best:
                 best = value
                 if not value:
@@ -244,14 +230,12 @@ def _make_search() -> tuple[
         mask = sum(map(bit, cards))
         if mask.bit_count() != 11:
             return min(min_deadwood_mask(mask & ~(1 << c)) for c in mask_cards(mask))
-        return min_deadwood_after_discard_mask(mask)
+        return min_deadwood_mask(mask, True)
 
-    return (set_choices, min_deadwood_mask, min_deadwood_after_discard_mask, min_deadwood, min_deadwood_after_discard)
+    return (set_choices, min_deadwood_mask, min_deadwood, min_deadwood_after_discard)
 
 
-(_set_choices, _min_deadwood_mask, _min_deadwood_after_discard_mask, min_deadwood, min_deadwood_after_discard) = (
-    _make_search()
-)
+(_set_choices, _min_deadwood_mask, min_deadwood, min_deadwood_after_discard) = _make_search()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal, get_args
 
-TIE_RULES = ("undercut", "knocker", "none")
-SHUTOUT_RULES = ("double_game_bonus", "double_total", "double_hand_points", "none")
-NEXT_DEALER_RULES = ("winner", "loser", "alternate")
-OKLAHOMA_ACE_RULES = ("gin", "one")
+# The values of the "choice" options, as JSON, the database and the forms name them.
+TieRule = Literal["undercut", "knocker", "none"]  # equal deadwood: an undercut, the knocker wins 0, nobody scores
+ShutoutRule = Literal["double_game_bonus", "double_total", "double_hand_points", "none"]
+NextDealer = Literal["winner", "loser", "alternate"]
+OklahomaAce = Literal["gin", "one"]  # an ace upcard: gin only, or knock with 1
+OptionType = Literal["int", "bool", "choice"]
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
 MOST_DIGITS = 9  # a rule's whole number fits in 9 digits (bigger is a typo, never a rule)
@@ -27,10 +29,10 @@ class Option:
     """How the web form shows one rule option."""
 
     name: str
-    type: str  # "int", "bool" or "choice"
+    type: OptionType
     default: Any
     description: str
-    choices: tuple[Any, ...] = ()  # allowed values for "choice"; suggested values for "int"
+    choices: tuple[Any, ...] = ()  # allowed values for "choice" (a Literal's values); suggested values for "int"
     minimum: int | None = None
     maximum: int | None = None
 
@@ -71,14 +73,22 @@ OPTIONS: tuple[Option, ...] = (
     Option("gin_bonus", "int", 25, "Bonus for going gin (plus the defender's whole deadwood).", (25, 20), 0, 1000),
     Option("undercut_bonus", "int", 25, "Bonus to the defender for an undercut.", (25, 20, 10), 0, 1000),
     Option(
-        "tie", "choice", "undercut", "Equal deadwood after lay-offs: undercut, knocker wins 0, or no score.", TIE_RULES
+        "tie",
+        "choice",
+        "undercut",
+        "Equal deadwood after lay-offs: undercut, knocker wins 0, or no score.",
+        get_args(TieRule),
     ),
     Option("big_gin", "bool", True, "Play big gin: all 11 cards melded without discarding."),
     Option("big_gin_bonus", "int", 31, "Bonus for big gin (plus the defender's whole deadwood).", (31, 50), 0, 1000),
     Option("knock_limit", "int", 10, "Most deadwood a player may knock with (not Oklahoma).", (10,), 0, 10),
     Option("oklahoma", "bool", False, "Oklahoma: the knock limit is the first upcard's value (faces 10)."),
     Option(
-        "oklahoma_ace", "choice", "gin", "Oklahoma with an ace upcard: gin only, or knock with 1.", OKLAHOMA_ACE_RULES
+        "oklahoma_ace",
+        "choice",
+        "gin",
+        "Oklahoma with an ace upcard: gin only, or knock with 1.",
+        get_args(OklahomaAce),
     ),
     Option("oklahoma_spade_doubles", "bool", False, "Oklahoma: a spade upcard doubles the hand's score."),
     Option("target", "int", 100, "Points that end the game.", (100, 125, 150, 250), 1, 10000),
@@ -91,9 +101,9 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "double_game_bonus",
         "Loser scored nothing: double the game bonus, the winner's whole total, or the hand points; or no extra.",
-        SHUTOUT_RULES,
+        get_args(ShutoutRule),
     ),
-    Option("next_dealer", "choice", "winner", "Who deals the next hand.", NEXT_DEALER_RULES),
+    Option("next_dealer", "choice", "winner", "Who deals the next hand.", get_args(NextDealer)),
     Option(
         "hollywood", "bool", False, "Hollywood: three games scored at once (1st win in game 1, 2nd in 1-2, then all)."
     ),
@@ -107,18 +117,18 @@ class Rules:
 
     gin_bonus: int = 25
     undercut_bonus: int = 25
-    tie: str = "undercut"
+    tie: TieRule = "undercut"
     big_gin: bool = True
     big_gin_bonus: int = 31
     knock_limit: int = 10
     oklahoma: bool = False
-    oklahoma_ace: str = "gin"
+    oklahoma_ace: OklahomaAce = "gin"
     oklahoma_spade_doubles: bool = False
     target: int = 100
     game_bonus: int = 100
     box_bonus: int = 25
-    shutout: str = "double_game_bonus"
-    next_dealer: str = "winner"
+    shutout: ShutoutRule = "double_game_bonus"
+    next_dealer: NextDealer = "winner"
     hollywood: bool = False
 
     def __post_init__(self) -> None:

@@ -1,8 +1,8 @@
 """Scoring one hand: knock, gin, big gin, undercut (and void), with the defender's lay-offs.
 
 >>> result = score_hand("6s 7s 8s 2h 3h 4h Kd Kc Ks 3c", "9s Ts 5d 5h 8c 8d Qh Qd 2c Jc")
->>> result.kind, result.winner, result.points
-('knock', 0, 50)
+>>> print(result.kind, result.winner, result.points)
+knock 0 50
 >>> [str(layoff) for layoff in result.layoffs]
 ['5h on 2h 3h 4h', '9s on 6s 7s 8s', 'Ts on 6s 7s 8s']
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
@@ -19,8 +20,24 @@ from .melds import Arrangement, Meld, _arrangement_from_mask, _min_deadwood_mask
 from .rules import Rules
 from .showdown import check_deadwood, check_knocker, check_showdown
 
-KINDS = ("knock", "gin", "big_gin", "undercut", "void")
-KIND_NAMES = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut", "void": "void hand"}
+
+class HandKind(StrEnum):
+    """How a hand ended. The value is the kind's name in JSON and stored results; ``words`` is how people read it.
+
+    >>> HandKind("big_gin").words, HandKind.GIN == "gin"
+    ('big gin', True)
+    """
+
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    UNDERCUT = "undercut"
+    VOID = "void"
+
+    @property
+    def words(self) -> str:
+        """The kind in words: its name with spaces (``big gin``)."""
+        return self.value.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -71,7 +88,7 @@ class HandResult:
     are ``None`` for hands entered only as deadwood counts, and for void hands.
     """
 
-    kind: str
+    kind: HandKind
     knocker: int | None
     winner: int | None
     points: int
@@ -101,7 +118,7 @@ class HandResult:
 
     @property
     def is_void(self) -> bool:
-        return self.kind == "void"
+        return self.kind == HandKind.VOID
 
     def score_for(self, player: int) -> int:
         """Signed points: ``+points`` for the winner, ``-points`` for the other player."""
@@ -139,7 +156,7 @@ class HandResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandResult:
-        if data.get("kind") not in KINDS:
+        if data.get("kind") not in tuple(HandKind):
             raise ValueError(f"unknown hand kind {data.get('kind')!r}")
 
         def arrangement(key: str) -> Arrangement | None:
@@ -149,7 +166,7 @@ class HandResult:
             return Card(data[key]) if data.get(key) is not None else None
 
         return cls(
-            kind=data["kind"],
+            kind=HandKind(data["kind"]),
             knocker=data.get("knocker"),
             winner=data.get("winner"),
             points=int(data.get("points", 0)),
@@ -170,7 +187,7 @@ def void_hand() -> HandResult:
     """The stock ran down to two cards without a knock: nobody scores, the same dealer deals."""
     text = "Void hand: the stock ran down to two cards; nobody scores and the same dealer deals again."
     return HandResult(
-        kind="void",
+        kind=HandKind.VOID,
         knocker=None,
         winner=None,
         points=0,
@@ -332,56 +349,58 @@ def _check_knock(deadwood: int, limit: int | None, deadwood_cards: tuple[Card, .
         )
 
 
-def _outcome(
-    knocker_deadwood: int, defender_deadwood: int, kind: str, rules: Rules, knocker: int
-) -> tuple[str, int | None, int, str]:
-    """(kind, winner, points, explanation) before any doubling."""
+@dataclass(frozen=True)
+class _Outcome:
+    """Who scores what for a hand, and why, before any doubling."""
+
+    kind: HandKind
+    winner: int | None
+    points: int
+    text: str
+
+
+def _outcome(knocker_deadwood: int, defender_deadwood: int, kind: HandKind, rules: Rules, knocker: int) -> _Outcome:
+    """The outcome of a gin or big gin (``kind``), else of a knock: a knock, a tie or an undercut."""
     defender = 1 - knocker
-    if kind in ("gin", "big_gin"):
-        bonus = rules.gin_bonus if kind == "gin" else rules.big_gin_bonus
+    if kind in (HandKind.GIN, HandKind.BIG_GIN):
+        bonus = rules.gin_bonus if kind == HandKind.GIN else rules.big_gin_bonus
         points = bonus + defender_deadwood
-        return (
+        return _Outcome(
             kind,
             knocker,
             points,
-            (
-                f"{KIND_NAMES[kind].capitalize()}: {bonus} bonus + the defender's "
-                f"{defender_deadwood} deadwood = {points} to the knocker (no lay-offs after gin)."
-            ),
+            f"{kind.words.capitalize()}: {bonus} bonus + the defender's "
+            f"{defender_deadwood} deadwood = {points} to the knocker (no lay-offs after gin).",
         )
     if defender_deadwood > knocker_deadwood:
         points = defender_deadwood - knocker_deadwood
-        return (
-            "knock",
+        return _Outcome(
+            HandKind.KNOCK,
             knocker,
             points,
-            (
-                f"Knock: the knocker's {knocker_deadwood} is under the defender's "
-                f"{defender_deadwood}, so the knocker scores {defender_deadwood} - "
-                f"{knocker_deadwood} = {points}."
-            ),
+            f"Knock: the knocker's {knocker_deadwood} is under the defender's "
+            f"{defender_deadwood}, so the knocker scores {defender_deadwood} - "
+            f"{knocker_deadwood} = {points}.",
         )
     if defender_deadwood == knocker_deadwood and rules.tie != "undercut":
         if rules.tie == "knocker":
-            return (
-                "knock",
+            return _Outcome(
+                HandKind.KNOCK,
                 knocker,
                 0,
-                (f"Tie at {knocker_deadwood}: by these rules the knocker wins the hand, scoring the difference, 0."),
+                f"Tie at {knocker_deadwood}: by these rules the knocker wins the hand, scoring the difference, 0.",
             )
-        return "knock", None, 0, f"Tie at {knocker_deadwood}: by these rules nobody scores."
+        return _Outcome(HandKind.KNOCK, None, 0, f"Tie at {knocker_deadwood}: by these rules nobody scores.")
     difference = knocker_deadwood - defender_deadwood
     points = difference + rules.undercut_bonus
     relation = "equals" if difference == 0 else "is under"
-    return (
-        "undercut",
+    return _Outcome(
+        HandKind.UNDERCUT,
         defender,
         points,
-        (
-            f"Undercut: the defender's {defender_deadwood} {relation} the knocker's "
-            f"{knocker_deadwood}, so the defender scores {difference} + {rules.undercut_bonus} "
-            f"bonus = {points}."
-        ),
+        f"Undercut: the defender's {defender_deadwood} {relation} the knocker's "
+        f"{knocker_deadwood}, so the defender scores {difference} + {rules.undercut_bonus} "
+        f"bonus = {points}.",
     )
 
 
@@ -399,10 +418,9 @@ def _layoffs_text(layoffs: tuple[LayOff, ...]) -> str:
     return "; ".join(f"{' '.join(cards)} on {meld}" for meld, cards in groups.items())
 
 
-def _finish(
-    kind: str, winner: int | None, points: int, outcome: str, rules: Rules, upcard: Card | None, **fields: Any
-) -> HandResult:
+def _finish(outcome: _Outcome, rules: Rules, upcard: Card | None, **fields: Any) -> HandResult:
     """The result with its explanation lines; the prose explanation reads them in playing order."""
+    points = outcome.points
     doubled = _spade_doubles(rules, upcard) and points > 0
     if doubled:
         points *= 2
@@ -421,19 +439,43 @@ def _finish(
     if fields.get("discard") is not None:
         lines.append(ExplanationLine("discard", "knocker", f"Discarding {fields['discard']}."))
         prose.insert(0, lines[-1].text)
-    lines.append(ExplanationLine("outcome", None, outcome))
+    lines.append(ExplanationLine("outcome", None, outcome.text))
     if doubled:
         lines.append(ExplanationLine("doubling", None, f"The spade upcard ({upcard}) doubles it: {points}."))
     explanation = " ".join(prose + [line.text for line in lines if line.topic in ("outcome", "doubling")])
     return HandResult(
-        kind=kind,
-        winner=winner,
+        kind=outcome.kind,
+        winner=outcome.winner,
         points=points,
         explanation=explanation,
         upcard=upcard,
         doubled=doubled,
         lines=tuple(lines),
         **fields,
+    )
+
+
+def _gin(
+    kind: HandKind,
+    knocker_arrangement: Arrangement,
+    defender_hand: tuple[Card, ...],
+    rules: Rules,
+    upcard: Card | None,
+    knocker: int,
+    discard: Card | None = None,
+) -> HandResult:
+    """A gin or big gin of cards: the knocker's whole arrangement melded, the defender's best, no lay-offs."""
+    defender_best = best_arrangement(defender_hand)
+    return _finish(
+        _outcome(0, defender_best.deadwood_count, kind, rules, knocker),
+        rules,
+        upcard,
+        knocker_deadwood=0,
+        defender_deadwood=defender_best.deadwood_count,
+        knocker_arrangement=knocker_arrangement,
+        defender_arrangement=defender_best,
+        discard=discard,
+        knocker=knocker,
     )
 
 
@@ -458,24 +500,9 @@ def score_hand(
     check_knocker(knocker)
     check_showdown((knocker_hand, defender_hand), 0, rules, knocker_may_discard=True)
     limit = rules.knock_limit_for(up)
-    common = dict(knocker=knocker)
 
     if len(knocker_hand) == 11 and rules.big_gin and _min_deadwood_mask(cards_mask(knocker_hand)) == 0:
-        defender_best = best_arrangement(defender_hand)
-        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "big_gin", rules, knocker)
-        return _finish(
-            kind,
-            winner,
-            points,
-            text,
-            rules,
-            up,
-            knocker_deadwood=0,
-            defender_deadwood=defender_best.deadwood_count,
-            knocker_arrangement=best_arrangement(knocker_hand),
-            defender_arrangement=defender_best,
-            **common,
-        )
+        return _gin(HandKind.BIG_GIN, best_arrangement(knocker_hand), defender_hand, rules, up, knocker)
 
     # Every (discard, arrangement) of least deadwood the knocker could lay down.
     options: list[tuple[Card | None, Arrangement]] = []
@@ -495,38 +522,20 @@ def score_hand(
 
     if knocker_deadwood == 0:
         discard, arrangement = options[0]
-        defender_best = best_arrangement(defender_hand)
-        kind, winner, points, text = _outcome(0, defender_best.deadwood_count, "gin", rules, knocker)
-        return _finish(
-            kind,
-            winner,
-            points,
-            text,
-            rules,
-            up,
-            knocker_deadwood=0,
-            defender_deadwood=defender_best.deadwood_count,
-            knocker_arrangement=arrangement,
-            defender_arrangement=defender_best,
-            discard=discard,
-            **common,
-        )
+        return _gin(HandKind.GIN, arrangement, defender_hand, rules, up, knocker, discard)
 
     best = None
     for discard, arrangement in options:
         defence = best_defence(arrangement.melds, defender_hand)
-        kind, winner, points, text = _outcome(knocker_deadwood, defence.deadwood, "knock", rules, knocker)
-        net = 0 if winner is None else (points if winner == knocker else -points)
+        outcome = _outcome(knocker_deadwood, defence.deadwood, HandKind.KNOCK, rules, knocker)
+        net = 0 if outcome.winner is None else (outcome.points if outcome.winner == knocker else -outcome.points)
         key = (-net, len(defence.layoffs))
         if best is None or key < best[0]:
-            best = (key, discard, arrangement, defence, kind, winner, points, text)
+            best = (key, discard, arrangement, defence, outcome)
     assert best is not None, "a hand of 11 cards has a discard"
-    _, discard, arrangement, defence, kind, winner, points, text = best
+    _, discard, arrangement, defence, outcome = best
     return _finish(
-        kind,
-        winner,
-        points,
-        text,
+        outcome,
         rules,
         up,
         knocker_deadwood=knocker_deadwood,
@@ -535,7 +544,7 @@ def score_hand(
         defender_arrangement=defence.arrangement,
         layoffs=defence.layoffs,
         discard=discard,
-        **common,
+        knocker=knocker,
     )
 
 
@@ -552,8 +561,8 @@ def score_counts(
 
     ``defender_deadwood`` is after lay-offs for a knock, or the whole deadwood for (big) gin.
 
-    >>> score_counts(3, 3).kind, score_counts(3, 3).winner, score_counts(3, 3).points
-    ('undercut', 1, 25)
+    >>> print(score_counts(3, 3).kind, score_counts(3, 3).winner, score_counts(3, 3).points)
+    undercut 1 25
     """
     rules = rules or Rules()
     up = Card(upcard) if upcard is not None else None
@@ -564,15 +573,11 @@ def score_counts(
         raise ValueError("big gin is not played under these rules")
     if (gin or big_gin) and knocker_deadwood:
         raise ValueError(f"gin means 0 deadwood, but the knocker's deadwood is {knocker_deadwood}")
-    kind = "big_gin" if big_gin else "gin" if gin or knocker_deadwood == 0 else "knock"
-    if kind == "knock":
+    kind = HandKind.BIG_GIN if big_gin else HandKind.GIN if gin or knocker_deadwood == 0 else HandKind.KNOCK
+    if kind == HandKind.KNOCK:
         _check_knock(knocker_deadwood, rules.knock_limit_for(up))
-    kind, winner, points, text = _outcome(knocker_deadwood, defender_deadwood, kind, rules, knocker)
     return _finish(
-        kind,
-        winner,
-        points,
-        text,
+        _outcome(knocker_deadwood, defender_deadwood, kind, rules, knocker),
         rules,
         up,
         knocker_deadwood=knocker_deadwood,

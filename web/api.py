@@ -11,10 +11,10 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from engine import OverKnockLimit, WrongHandSize
+from engine import OverKnockLimit, Rules, WrongHandSize
 from vision.reading import ImageError
 
-from . import scoring, store
+from . import forms, sheet_view, store
 from .db import transaction
 from .services import (
     SAVE_TOKEN_PATTERN,
@@ -28,7 +28,7 @@ from .services import (
     store_photo_for_review,
     undo_last_hand,
 )
-from .store import GameRecord, PhotoRecord
+from .store import EnteredAs, GameRecord, PhotoRecord
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -90,7 +90,7 @@ def create_game():
     rules = body.get("rules") or {}
     if not isinstance(rules, dict):
         return api_error('"rules" must be an object of rule options.')
-    known = {option["name"] for option in scoring.Rules.options()} - {"target"}
+    known = {option["name"] for option in Rules.options()} - {"target"}
     unknown = sorted(map(str, set(rules) - known))
     if unknown:
         return api_error(
@@ -98,7 +98,7 @@ def create_game():
             '(the target is "target" outside "rules").'
         )
     try:
-        parsed_players, parsed_rules, target = parse_new_game_form(scoring.FormView(form, rules))
+        parsed_players, parsed_rules, target = parse_new_game_form(forms.FormView(form, rules))
     except ValueError as error:
         return api_error(str(error))
     with transaction() as connection:
@@ -134,7 +134,7 @@ def add_hand(game_id: int):
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return api_error("Send a JSON object describing the hand.")
-    rules, players = game.rules, game.players
+    players = game.players
     replace = body.get("replace")
     if replace is not None and (type(replace) is not int or not 1 <= replace <= len(store.get_hands(game_id))):
         return api_error(f"There is no hand {replace!r} to replace.", 404)
@@ -147,18 +147,16 @@ def add_hand(game_id: int):
     texts = ("", "")  # the two hands as sent (a showdown's cards)
     try:
         if body.get("void"):
-            entry = store.HandEntry(entry="void")
+            entry = store.HandEntry(EnteredAs.VOID)
         elif "deadwood" in body:
             deadwood = body["deadwood"]
             if not (isinstance(deadwood, list) and len(deadwood) == 2):
                 return api_error('"deadwood" must be a list of two counts.')
-            entry = scoring.counts_entry(
+            entry = forms.counts_entry(
+                game,
                 str(body.get("knocker", "")),
-                str(deadwood[0]),
-                str(deadwood[1]),
+                (str(deadwood[0]), str(deadwood[1])),
                 bool(body.get("gin")),
-                rules,
-                players,
                 str(body.get("upcard") or ""),
             )
         else:
@@ -171,15 +169,14 @@ def add_hand(game_id: int):
                 if type(photo_id) is not int:
                     return api_error('"photo_id" must be the number the photo upload answered.')
                 photo = get_pending_photo(game_id, photo_id)
-            entry = scoring.showdown_entry(
+            entry = forms.showdown_entry(
+                game,
                 texts,
                 str(body.get("knocker", "")),
                 str(body.get("upcard") or ""),
-                rules,
-                players,
                 source="photo" if photo is not None else "api",
             )
-        result = scoring.score_entry(entry, rules, players)
+        result = sheet_view.score_entry(game, entry)
     except (OverKnockLimit, WrongHandSize) as error:  # name the cards of the photo that may be misread
         message, _ = refusal_with_suspects(error, photo, texts, str(body.get("knocker", "")), players)
         return api_error(message)

@@ -17,11 +17,12 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
+from engine.cards import card_label
+
 from . import api, camera, db, games, hands, pin, players, settings, teaching, training
 from .http_safety import add_security_headers, check_host, error_response
 from .pin_throttle import PinThrottle
 from .retention import delete_stale_photos
-from .scoring import card_label
 from .table_watcher import TableWatcher
 
 MEBIBYTE = 1024 * 1024

@@ -16,7 +16,7 @@ from vision.reading import ImageError
 
 from . import recognition
 from .camera_feed import CameraError, CameraFeed, encode_jpeg, feed_for
-from .scoring import sentence
+from .forms import sentence
 from .services import current_camera_source, load_game_or_404, store_photo_for_review
 
 bp = Blueprint("camera", __name__)

@@ -20,7 +20,7 @@ from flask import (
     url_for,
 )
 
-from . import scoring, store
+from . import forms, sheet_view, store
 from .chart import running_totals_svg
 from .db import transaction
 from .services import (
@@ -65,10 +65,10 @@ def new_game():
             flash(str(error), "error")
             return render_template(
                 "games/new_game.html",
-                fields=scoring.rule_fields(request.form),
-                presets=scoring.preset_names(),
+                fields=forms.rule_fields(request.form),
+                presets=forms.preset_names(),
                 form=request.form,
-                preset_target=scoring.preset_target(request.form.get("preset")),
+                preset_target=forms.preset_target(request.form.get("preset")),
             ), 400
         first_dealer = 1 if request.form.get("first_dealer") == "1" else 0
         with transaction() as connection:
@@ -77,10 +77,10 @@ def new_game():
     preset = request.args.get("preset", "standard")
     return render_template(
         "games/new_game.html",
-        fields=scoring.rule_fields({"preset": preset}),
-        presets=scoring.preset_names(),
+        fields=forms.rule_fields({"preset": preset}),
+        presets=forms.preset_names(),
         form={"preset": preset},
-        preset_target=scoring.preset_target(preset),
+        preset_target=forms.preset_target(preset),
     )
 
 
@@ -137,7 +137,7 @@ def undo(game_id: int):
     """Take back the latest hand; the totals are recomputed."""
     game = load_game_or_404(game_id)
     expected_text = request.form.get("position", "").strip()
-    expected = scoring.whole_number(expected_text)
+    expected = forms.whole_number(expected_text)
     if expected_text and expected is None:
         abort(400)
     removed: dict[str, Any] = {}
@@ -172,7 +172,7 @@ def restore(game_id: int):
             if undone.get("photo"):
                 store.reattach_photo(connection, game_id, undone["photo"], hand_id)
             store.set_finished(
-                connection, game_id, scoring.build_sheet(game, store.get_hands(game_id, connection)).game_over
+                connection, game_id, sheet_view.build_sheet(game, store.get_hands(game_id, connection)).game_over
             )
     except (ValueError, KeyError, TypeError) as error:
         message = (
@@ -241,7 +241,7 @@ def export_csv(game_id: int):
             [
                 row.position,
                 spreadsheet_safe(row.knocker_name or ""),
-                row.kind,
+                row.kind.words,
                 spreadsheet_safe(row.winner_name or ""),
                 row.points,
                 row.totals[0],

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
+from engine import CARD_CODES
+from engine.cards import card_label
 from vision.hands import UNSURE_SPLIT
 from vision.reading import ImageError, PhotoReading
 
-from . import scoring, store
-from .scoring import CardGroups, HandView
+from . import forms, sheet_view, store
 from .services import (
     form_token,
     get_pending_photo,
@@ -22,7 +24,8 @@ from .services import (
     save_hand,
     store_photo_for_review,
 )
-from .store import GameRecord, PhotoRecord
+from .sheet_view import CardGroups, HandView
+from .store import EnteredAs, GameRecord, PhotoRecord
 
 bp = Blueprint("hands", __name__)
 
@@ -35,7 +38,7 @@ def replace_position_arg(game_id: int) -> int | None:
     text = request.values.get("replace", "").strip()
     if not text:
         return None
-    position = scoring.whole_number(text)
+    position = forms.whole_number(text)
     if position is None or not 1 <= position <= len(store.get_hands(game_id)):
         abort(404)
     return position
@@ -59,7 +62,7 @@ def upload_photo(game_id: int):
 
 
 def sentence_of(error: Exception) -> str:
-    return scoring.sentence(error)
+    return forms.sentence(error)
 
 
 def after_upload(location: str, error_status: int | None = None):
@@ -114,7 +117,7 @@ def photo_view(
         view = {
             "index": index,
             "card": code,
-            "label": scoring.card_label(code),
+            "label": card_label(code),
             "confidence": card.confidence,
             "flagged": bool(reasons),
             "why": "; ".join(reasons),
@@ -149,7 +152,7 @@ def photo_view(
 
 def parsed_or_empty(cards_text: str) -> tuple[str, ...]:
     try:
-        return scoring.parse_hand_text(cards_text, "")
+        return forms.parse_hand_text(cards_text, "")
     except ValueError:
         return ()
 
@@ -170,7 +173,7 @@ def render_review(
 ) -> tuple[str, int]:
     rules = game.rules
     hands = (parsed_or_empty(cards[0]), parsed_or_empty(cards[1]))
-    groups = result.groups if result is not None and any(result.groups) else scoring.card_groups(hands)
+    groups = result.groups if result is not None and any(result.groups) else sheet_view.card_groups(hands)
     view = photo_view(photo, hands, groups, reading) if photo is not None else None
     return render_template(
         "hands/review.html",
@@ -185,8 +188,8 @@ def render_review(
         error=error,
         groups=groups,
         groups_json=[json.dumps([group.to_dict() for group in player_groups]) for player_groups in groups],
-        needs_upcard=scoring.needs_upcard(rules),
-        card_codes=scoring.CARD_CODES,
+        needs_upcard=rules.needs_upcard,
+        card_codes=CARD_CODES,
         low_cards=view["low_cards"] if view is not None else [],
         version=store.sheet_version(game.id),
     ), status
@@ -232,7 +235,7 @@ class ReviewContext(TypedDict):
 def review_inputs(game_id: int, values: MultiDict[str, str]) -> ReviewContext:
     """The photo (pending), the hand replaced, both hands, knocker and upcard from a form or a query."""
     photo_id_text = values.get("photo_id", "").strip()
-    photo_id = scoring.whole_number(photo_id_text)
+    photo_id = forms.whole_number(photo_id_text)
     if photo_id_text and photo_id is None:
         abort(404)
     photo = get_pending_photo(game_id, photo_id) if photo_id is not None else None
@@ -248,17 +251,10 @@ def review_inputs(game_id: int, values: MultiDict[str, str]) -> ReviewContext:
 
 def check_entry(game: GameRecord, context: ReviewContext) -> tuple[store.HandEntry, HandView]:
     """The entered hand checked and scored: (entry, result), ValueError with a sentence for people."""
-    rules, players = game.rules, game.players
     photo = context["photo"]
-    entry = scoring.showdown_entry(
-        context["cards"],
-        context["knocker"],
-        context["upcard"],
-        rules,
-        players,
-        source=photo.source if photo is not None else "manual",
-    )
-    return entry, scoring.score_entry(entry, rules, players)
+    source = photo.source if photo is not None else "manual"
+    entry = forms.showdown_entry(game, context["cards"], context["knocker"], context["upcard"], source)
+    return entry, sheet_view.score_entry(game, entry)
 
 
 def review_page(
@@ -335,7 +331,7 @@ def review(game_id: int):
     except store.AlreadySaved:
         return already_saved(game_id)
     except ValueError as error:
-        return review_page(game, context, error=scoring.sentence(error), status=409)
+        return review_page(game, context, error=forms.sentence(error), status=409)
     flash(f"Hand {position} saved: {result.summary}")
     return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"hand-{position}"))
 
@@ -349,19 +345,26 @@ def already_saved(game_id: int):
 # ---------------------------------------------------------------- manual entry, counts, void, edit
 
 
+def manual_page(
+    game: GameRecord, replace: int | None, form: Mapping[str, str] | None = None, counts_error: str | None = None
+) -> str:
+    """The manual entry page: ``form`` fills the quick counts (a hand being edited, or sent with ``counts_error``)."""
+    return render_template(
+        "hands/manual.html",
+        game=game,
+        card_codes=CARD_CODES,
+        replace=replace,
+        needs_upcard=game.rules.needs_upcard,
+        form=form,
+        counts_error=counts_error,
+    )
+
+
 @bp.route("/games/<int:game_id>/hands/manual")
 def manual(game_id: int):
     """A 52-card picker for each player, or quick deadwood counts."""
     game = load_game_or_404(game_id)
-    rules = game.rules
-    replace = replace_position_arg(game_id)
-    return render_template(
-        "hands/manual.html",
-        game=game,
-        card_codes=scoring.CARD_CODES,
-        replace=replace,
-        needs_upcard=scoring.needs_upcard(rules),
-    )
+    return manual_page(game, replace_position_arg(game_id))
 
 
 @bp.route("/games/<int:game_id>/hands/counts", methods=("POST",))
@@ -369,32 +372,21 @@ def counts(game_id: int):
     """Quick entry: who knocked, each player's deadwood count (after lay-offs), gin or not."""
     game = load_game_or_404(game_id)
     replace = replace_position_arg(game_id)
-    rules, players = game.rules, game.players
     try:
-        entry = scoring.counts_entry(
+        entry = forms.counts_entry(
+            game,
             request.form.get("knocker", ""),
-            request.form.get("deadwood0", ""),
-            request.form.get("deadwood1", ""),
+            (request.form.get("deadwood0", ""), request.form.get("deadwood1", "")),
             request.form.get("gin") == "1",
-            rules,
-            players,
             request.form.get("upcard", ""),
         )
-        result = scoring.score_entry(entry, rules, players)
+        result = sheet_view.score_entry(game, entry)
     except ValueError as error:
-        return render_template(
-            "hands/manual.html",
-            game=game,
-            card_codes=scoring.CARD_CODES,
-            replace=replace,
-            needs_upcard=scoring.needs_upcard(rules),
-            form=request.form,
-            counts_error=scoring.sentence(error),
-        ), 400
+        return manual_page(game, replace, request.form, forms.sentence(error)), 400
     try:
         position = save_hand(game, entry, replace, save_token=form_token(request.form.get("save_token")))
     except ValueError as error:
-        flash(scoring.sentence(error), "error")
+        flash(forms.sentence(error), "error")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
     flash(f"Hand {position} saved: {result.summary}")
     return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"hand-{position}"))
@@ -407,12 +399,12 @@ def void(game_id: int):
     try:
         save_hand(
             game,
-            store.HandEntry(entry="void"),
+            store.HandEntry(EnteredAs.VOID),
             replace_position_arg(game_id),
             save_token=form_token(request.form.get("save_token")),
         )
     except ValueError as error:
-        flash(scoring.sentence(error), "error")
+        flash(forms.sentence(error), "error")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
     flash("Void hand recorded: nobody scores, the same dealer deals again.")
     return redirect(url_for("games.sheet", game_id=game_id))
@@ -426,7 +418,7 @@ def edit(game_id: int, position: int):
     if not 1 <= position <= len(hands):
         abort(404)
     hand = hands[position - 1]
-    if hand.entry == "cards":
+    if hand.entry == EnteredAs.CARDS:
         return review_page(
             game,
             {
@@ -437,7 +429,6 @@ def edit(game_id: int, position: int):
                 "replace": position,
             },
         )
-    rules = game.rules
     form = {
         "knocker": str(hand.knocker) if hand.knocker is not None else "",
         "deadwood0": "" if hand.deadwood[0] is None else str(hand.deadwood[0]),
@@ -445,11 +436,4 @@ def edit(game_id: int, position: int):
         "gin": "1" if hand.gin else "",
         "upcard": hand.upcard or "",
     }
-    return render_template(
-        "hands/manual.html",
-        game=game,
-        card_codes=scoring.CARD_CODES,
-        replace=position,
-        needs_upcard=scoring.needs_upcard(rules),
-        form=form,
-    )
+    return manual_page(game, position, form)

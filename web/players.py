@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from . import records, scoring, store
+from . import forms, records, store
 from .chart import head_to_head_svg
 from .services import MAX_NAME_LENGTH, form_token
 from .spreadsheet import csv_download
@@ -53,7 +53,7 @@ def record():
             records.check_name(a, "The first player"), records.check_name(b, "The second player")
         )
     except (records.UnknownPlayer, ValueError) as error:
-        message = scoring.sentence(error)
+        message = forms.sentence(error)
         return render_template(
             "players/record.html", record=None, players=players, selected=selection(players, a, b), error=message
         ), status_of(error)
@@ -99,7 +99,7 @@ def rename():
         return render_template(
             "players/rename.html",
             player=player,
-            error=scoring.sentence(error),
+            error=forms.sentence(error),
             new=new,
             merge_with=merge_with,
             max_name=MAX_NAME_LENGTH,
@@ -122,7 +122,7 @@ def merge():
             flash(str(error))
             return redirect(url_for("players.index"), 303)
         except (records.UnknownPlayer, ValueError) as error:
-            return render_merge(players, a, b, keep, scoring.sentence(error), status_of(error))
+            return render_merge(players, a, b, keep, forms.sentence(error), status_of(error))
         flash(done.message)
         return redirect(url_for("players.index"), 303)
     return render_merge(players, a, b, keep, None, 200, check=bool(a or b))
@@ -143,7 +143,7 @@ def render_merge(
         try:
             plan = records.merge_plan(a, b, keep)
         except (records.UnknownPlayer, ValueError) as problem:
-            error, status = scoring.sentence(problem), status_of(problem)
+            error, status = forms.sentence(problem), status_of(problem)
     if plan is not None and plan.refusal is not None:
         error, plan, status = plan.refusal, None, 400
     return render_template(
@@ -159,7 +159,7 @@ def render_merge(
 @bp.route("/players/undo", methods=("POST",))
 def undo():
     """Take back the latest rename or merge."""
-    change_id = scoring.whole_number(request.form.get("change", ""))
+    change_id = forms.whole_number(request.form.get("change", ""))
     if change_id is None:
         flash("There is no such rename or merge to undo.", "error")
         return redirect(url_for("players.index"), 303)
@@ -168,7 +168,7 @@ def undo():
     except records.AlreadyDone as error:
         flash(str(error))
     except (records.UnknownPlayer, ValueError) as error:
-        flash(scoring.sentence(error), "error")
+        flash(forms.sentence(error), "error")
     return redirect(url_for("players.index"), 303)
 
 

@@ -3,7 +3,7 @@ the record of two players against each other, and the CSV of every game.
 
 A player is a name written in games: the same name trimmed and compared case-insensitively
 (``name_key``) is the same player, however it was spelt. Every number here comes from the engine's
-scoring of the stored hands (``scoring.build_sheet``, as the score sheet does); nothing here is a
+scoring of the stored hands (``sheet_view.build_sheet``, as the score sheet does); nothing here is a
 rule of the game.
 """
 
@@ -13,16 +13,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine import HandKind
 from engine.cards import in_words
 
-from . import scoring, store
+from . import sheet_view, store
 from .db import get_db, transaction
 from .services import MAX_NAME_LENGTH
 from .spreadsheet import spreadsheet_safe
 from .store import GameRecord, PlayerChange, Seat
-
-GIN_KINDS = ("gin", "big gin")  # the sheet's names of the engine's gin kinds
-UNDERCUT_KIND = "undercut"
 
 
 class UnknownPlayer(LookupError):
@@ -64,7 +62,7 @@ class ScoredGame:
     """A stored game with its sheet (None when its stored hands cannot be scored as one game)."""
 
     game: GameRecord
-    sheet: scoring.Sheet | None
+    sheet: sheet_view.Sheet | None
 
     @property
     def over(self) -> bool:
@@ -94,7 +92,7 @@ class ScoredGame:
 
 def score_game(game: GameRecord, hands: list[store.HandEntry]) -> ScoredGame:
     try:
-        return ScoredGame(game, scoring.build_sheet(game, hands))
+        return ScoredGame(game, sheet_view.build_sheet(game, hands))
     except ValueError:  # damaged stored hands: the game is listed, its numbers are not counted
         return ScoredGame(game, None)
 
@@ -303,8 +301,8 @@ def record_of(a: str, b: str) -> Record:
                 continue
             side = side_of_seat[item.game.players.index(row.winner_name)]
             counts[side]["hands"] += 1
-            counts[side]["gins"] += int(row.kind in GIN_KINDS)
-            counts[side]["undercuts"] += int(row.kind == UNDERCUT_KIND)
+            counts[side]["gins"] += int(row.kind in (HandKind.GIN, HandKind.BIG_GIN))
+            counts[side]["undercuts"] += int(row.kind == HandKind.UNDERCUT)
             best = biggest[side]
             if best is None or row.points > best[0]:
                 biggest[side] = (row.points, (item.game.id, row.position))

@@ -18,12 +18,12 @@ from engine.cards import cards_in_words
 from vision.decision import hand_size_review, knock_review
 from vision.reading import ImageError, PhotoReading
 
-from . import learning, recognition, scoring, store
+from . import forms, learning, recognition, sheet_view, store
 from .camera_feed import feed_for
 from .db import transaction
+from .forms import Form
 from .retention import delete_stale_photos
-from .scoring import Form
-from .store import GameRecord, HandEntry, PhotoRecord
+from .store import EnteredAs, GameRecord, HandEntry, PhotoRecord
 
 # ---------------------------------------------------------------- games
 
@@ -38,9 +38,9 @@ def load_game_or_404(game_id: int) -> GameRecord:
     return game
 
 
-def sheet_for(game: GameRecord) -> scoring.Sheet:
+def sheet_for(game: GameRecord) -> sheet_view.Sheet:
     """The game's score sheet, recomputed from its stored hands."""
-    return scoring.build_sheet(game, store.get_hands(game.id))
+    return sheet_view.build_sheet(game, store.get_hands(game.id))
 
 
 def parse_new_game_form(form: Form) -> tuple[tuple[str, str], Rules, int]:
@@ -53,14 +53,14 @@ def parse_new_game_form(form: Form) -> tuple[tuple[str, str], Rules, int]:
             raise ValueError(f"Player {number}'s name is longer than {MAX_NAME_LENGTH} characters.")
     if players[0].casefold() == players[1].casefold():
         raise ValueError("The two players need different names.")
-    rules = scoring.rules_from_form(form)
-    target_text = form.get("target", "").strip() or str(scoring.default_target(rules))
-    target = scoring.whole_number(target_text)
+    rules = forms.rules_from_form(form)
+    target_text = form.get("target", "").strip() or str(rules.target)
+    target = forms.whole_number(target_text)
     if target is None:
         raise ValueError(f"The target {target_text!r} is not a whole number of points.")
     if not 10 <= target <= 10_000:
         raise ValueError("The target must be between 10 and 10000 points.")
-    return (players[0], players[1]), scoring.with_target(rules, target), target
+    return (players[0], players[1]), rules.replace(target=target), target
 
 
 def undo_last_hand(
@@ -73,7 +73,7 @@ def undo_last_hand(
         last = store.last_hand(connection, game.id)
         position = store.delete_last_hand(connection, game.id, expected_position)
         store.set_finished(
-            connection, game.id, scoring.build_sheet(game, store.get_hands(game.id, connection)).game_over
+            connection, game.id, sheet_view.build_sheet(game, store.get_hands(game.id, connection)).game_over
         )
     if position is not None and removed is not None and last is not None:
         removed["hand"] = last[0].to_dict()
@@ -182,17 +182,17 @@ def refusal_with_suspects(
     misread flagged and named: a knock over the limit (the least sure of the knocker's unmelded cards,
     ``vision.decision.knock_review``) or a hand of too many cards (its least sure extra ones,
     ``hand_size_review``). Other refusals, or no photo: the engine's message alone and no reading."""
-    message = scoring.sentence(error)
+    message = forms.sentence(error)
     if photo is None or not isinstance(error, OverKnockLimit | WrongHandSize):
         return message, None
     if isinstance(error, OverKnockLimit):
-        who = players[scoring.parse_knocker(knocker_text, players)]
+        who = players[forms.parse_knocker(knocker_text)]
         unmelded = [str(card) for card in error.deadwood_cards]
         reading, suspects = knock_review(photo.reading(), unmelded, who, error.deadwood, error.limit)
         said = "unmelded cards"
     else:
         who = players[error.player]
-        hand = scoring.parse_hand_text(hands[error.player], who)
+        hand = forms.parse_hand_text(hands[error.player], who)
         reading, suspects = hand_size_review(photo.reading(), hand, who, error.most)
         said = "cards"
     if suspects:
@@ -234,7 +234,7 @@ def save_hand(
                 store.attach_photo(connection, photo.id, hand_id, entry.cards)
             else:
                 store.delete_photo(connection, photo.id)
-        sheet = scoring.build_sheet(game, store.get_hands(game.id, connection))
+        sheet = sheet_view.build_sheet(game, store.get_hands(game.id, connection))
         store.set_finished(connection, game.id, sheet.game_over)
     if photo is not None:
         collect_example(game, entry, photo, hand_id)  # corrections become training data (Training page)
@@ -263,7 +263,7 @@ def collecting() -> bool:
 
 def collect_example(game: GameRecord, entry: HandEntry, photo: PhotoRecord | None, hand_id: int | None = None) -> None:
     """Keep a saved photo hand as a training example (never fails the save: problems are logged)."""
-    if photo is None or entry.entry != "cards" or photo.image is None:
+    if photo is None or entry.entry != EnteredAs.CARDS or photo.image is None:
         return
     try:
         if not collecting():
@@ -311,7 +311,7 @@ def teach_deck_photos(name: str, uploads: list[tuple[str, bytes]], token: str | 
         try:
             header = recognition.check_image(data, config["MAX_IMAGE_PIXELS"])
         except ImageError as error:
-            done.said.append(("error", scoring.sentence(f"“{called}” was not used: {_lower_first(str(error))}")))
+            done.said.append(("error", forms.sentence(f"“{called}” was not used: {_lower_first(str(error))}")))
             continue
         checked.append(learning.TeachingUpload(data, filename, header.media_type))
     if not checked:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from engine import Rules
@@ -74,11 +75,20 @@ class GameRecord:
         )
 
 
+class EnteredAs(StrEnum):
+    """How a hand was entered: its cards, the deadwood counts, or a void hand. The value is what the
+    ``hand.entry`` column and the JSON hold."""
+
+    CARDS = "cards"
+    COUNTS = "counts"
+    VOID = "void"
+
+
 @dataclass(frozen=True)
 class HandEntry:
-    """One hand as entered: ``entry`` is 'cards', 'counts' or 'void'; players are 0 and 1."""
+    """One hand as entered; players are 0 and 1."""
 
-    entry: str
+    entry: EnteredAs
     knocker: int | None = None
     cards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     upcard: str | None = None
@@ -89,7 +99,7 @@ class HandEntry:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> HandEntry:
         return cls(
-            entry=row["entry"],
+            entry=EnteredAs(row["entry"]),
             knocker=row["knocker"],
             cards=(tuple(row["cards0"].split()), tuple(row["cards1"].split())),
             upcard=row["upcard"],
@@ -101,12 +111,12 @@ class HandEntry:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandEntry:
         """The inverse of ``to_dict`` (KeyError/TypeError/ValueError on damaged data)."""
-        if data["entry"] not in ("cards", "counts", "void"):
+        if data["entry"] not in tuple(EnteredAs):
             raise ValueError(f"unknown entry {data['entry']!r}")
         cards = data.get("cards") or [[], []]
         deadwood = data.get("deadwood") or [None, None]
         return cls(
-            entry=data["entry"],
+            entry=EnteredAs(data["entry"]),
             knocker=data.get("knocker"),
             cards=(tuple(map(str, cards[0])), tuple(map(str, cards[1]))),
             upcard=data.get("upcard"),

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, send_file, url_for
 
-from engine.cards import CARD_CODES
+from engine.cards import CARD_CODES, card_label
 from vision.reading import ImageError
 
-from . import learning, scoring
+from . import forms, learning
 from .services import form_token, read_unread_teaching_photos, teach_deck_photos
 
 bp = Blueprint("teaching", __name__)
@@ -39,7 +39,7 @@ def answer(location: str, error: bool = False, stop: bool = False):
 @bp.errorhandler(learning.DamagedTeaching)
 def damaged_record(error: learning.DamagedTeaching):
     """A deck whose teaching record cannot be read: say so, and offer to start again from its kept photos."""
-    return render_template("training/damaged.html", name=error.deck, message=scoring.sentence(error)), 409
+    return render_template("training/damaged.html", name=error.deck, message=forms.sentence(error)), 409
 
 
 @bp.route("/training/decks/<name>/start-again", methods=("POST",))
@@ -64,7 +64,7 @@ def upload():
     try:
         learning.check_teaching_name(instance, name)
     except ValueError as error:
-        flash(scoring.sentence(error), "error")
+        flash(forms.sentence(error), "error")
         return answer(url_for("training.page", deck=name, _anchor="teach"), error=True, stop=True)
     known = learning.teaching_view(instance, name) is not None
     back = url_for("teaching.deck", name=name, _anchor="add-photos") if known else None
@@ -74,7 +74,7 @@ def upload():
     try:
         done = teach_deck_photos(name, uploads, token)
     except (ValueError, ImageError) as error:
-        flash(scoring.sentence(error), "error")
+        flash(forms.sentence(error), "error")
         return answer(back or url_for("training.page", deck=name, _anchor="teach"), error=True, stop=True)
     for category, sentence in done.said:
         flash(sentence, category)
@@ -113,14 +113,14 @@ def change_face(name: str, face_id: str):
     except LookupError:
         abort(404)
     except ValueError as error:
-        return render_with_error(name, scoring.sentence(error))
+        return render_with_error(name, forms.sentence(error))
     label = face["label"][:1].upper() + face["label"][1:]
     if action == "leave_out":
         flash(f"{label} is left out; “Put it back” under its face undoes this.")
     elif action == "put_back":
-        flash(f"{label} is back in, as {scoring.card_label(face['name'])}." if face["name"] else f"{label} is back in.")
+        flash(f"{label} is back in, as {card_label(face['name'])}." if face["name"] else f"{label} is back in.")
     else:
-        flash(f"{label} is {scoring.card_label(face['name'])}.")
+        flash(f"{label} is {card_label(face['name'])}.")
     return redirect(url_for("teaching.deck", name=name, _anchor=f"face-{face_id}"), 303)
 
 
@@ -133,7 +133,7 @@ def save(name: str):
     except LookupError:
         abort(404)
     except ValueError as error:
-        return render_with_error(name, scoring.sentence(error), 409)
+        return render_with_error(name, forms.sentence(error), 409)
     faces = saved["faces"]
     state = "complete: the next retrain learns it" if faces == len(CARD_CODES) else f"{len(saved['missing'])} missing"
     if saved["written"]:
@@ -161,7 +161,7 @@ def read_again(name: str):
     try:
         said = read_unread_teaching_photos(name)
     except ImageError as error:
-        flash(scoring.sentence(error), "error")
+        flash(forms.sentence(error), "error")
         return redirect(url_for("teaching.deck", name=name), 303)
     for category, sentence in said or [("message", "Every photo is read.")]:
         flash(sentence, category)

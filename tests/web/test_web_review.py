@@ -180,7 +180,7 @@ def test_a_photo_of_another_game_cannot_be_used(app, client):
 
 def test_review_result_shows_melds_deadwood_and_layoffs():
     from engine import Rules, score_hand
-    from web.scoring import explanation_lines
+    from web.sheet_view import explanation_lines
 
     result = score_hand("5s 6s 7s Ks Kc Kd 9c Tc Jc Jd", "2s 8s 9s Ac 2c 7c 8c 2d 8d 2h", Rules.preset("standard"))
     lines = explanation_lines(result, ("Ann", "Bob"))

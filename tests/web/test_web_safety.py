@@ -70,16 +70,16 @@ def test_a_crash_while_scoring_leaves_the_sheet_as_it_was(app, client, monkeypat
     add_counts(client, game_id, 0, 4, 30)
     # take a photo-less hand through review so a hand row is written before the crash
     before = db_dump(app)
-    from web import scoring
+    from web import sheet_view
 
-    real_build_sheet = scoring.build_sheet
+    real_build_sheet = sheet_view.build_sheet
 
     def crash_after_the_insert(game, hands):
         if len(hands) == 2:
             raise RuntimeError("simulated crash in the middle of scoring")
         return real_build_sheet(game, hands)
 
-    monkeypatch.setattr(scoring, "build_sheet", crash_after_the_insert)
+    monkeypatch.setattr(sheet_view, "build_sheet", crash_after_the_insert)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     app.testing = False
     response = client.post(

@@ -3,7 +3,7 @@
   "use strict";
   document.documentElement.classList.add("js");
   var SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
-  // A card code for people: "Ts" -> "10\u2660" (the same label as web/scoring.py's card_label).
+  // A card code for people: "Ts" -> "10\u2660" (the same label as engine.cards.card_label).
   function cardLabel(code) { return (code[0] === "T" ? "10" : code[0]) + (SUITS[code[1]] || code[1]); }
   function codes(input) { return input.value.split(/[\s,]+/).filter(Boolean); }
 

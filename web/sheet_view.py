@@ -1,238 +1,20 @@
-"""The web app's glue to the rules engine: rules forms, checking entered hands, the sheet.
+"""The score sheet and each scored hand as the pages show them, from the engine's answers.
 
-No rule of gin rummy lives here: every score, total, box and bonus comes from ``engine``. This
-module turns form fields into engine calls and engine results into what the pages show.
+No rule of gin rummy lives here: every score, total, box and bonus comes from ``engine``; this module
+only puts the players' names in and groups the cards as the engine arranged them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol, overload
+from typing import Any
 
 import engine
-from engine import (
-    CARD_CODES,
-    Arrangement,
-    Game,
-    GameScore,
-    HandResult,
-    LayOff,
-    Option,
-    OverKnockLimit,
-    Rules,
-    check_showdown,
-    parse_cards,
-    parse_deadwood,
-    upcard_for,
-)
+from engine import Arrangement, Game, GameScore, HandKind, HandResult, LayOff, OverKnockLimit, Rules
 from engine.cards import card_label
 
-from .store import GameRecord, HandEntry
-
-__all__ = [
-    "CARD_CODES",
-    "card_label",
-    "Sheet",
-    "SheetRow",
-    "HandView",
-    "build_sheet",
-    "score_entry",
-    "showdown_entry",
-    "counts_entry",
-    "rules_from_form",
-    "rule_fields",
-    "explanation_lines",
-]
-
-
-MOST_DIGITS = 9  # every number a form takes (points, ids, positions) fits in 9 digits
-
-
-def whole_number(text: object, negative: bool = False) -> int | None:
-    """The whole number written in ASCII digits, else None: "٣", "²", "1_000", "+4", " 4" are not numbers here."""
-    text = str(text)
-    digits = text[1:] if negative and text.startswith("-") else text
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > MOST_DIGITS:
-        return None
-    return int(text)
-
-
-# ---------------------------------------------------------------- rules
-
-
-@dataclass(frozen=True)
-class RuleField:
-    """One rule option as the new-game form shows it."""
-
-    name: str
-    label: str
-    kind: str  # "bool", "int" or "choice"
-    value: Any
-    choices: tuple = ()
-
-
-class Form(Protocol):
-    """What is read like a form: ``request.form``, a dict, or a ``FormView``."""
-
-    @overload
-    def get(self, key: str, /) -> Any: ...
-    @overload
-    def get(self, key: str, default: str, /) -> Any: ...
-
-
-class FormView:
-    """A dict of form fields plus raw rule values (the JSON API), read like a form."""
-
-    def __init__(self, fields: dict[str, str], rules: dict[str, Any]) -> None:
-        self.fields = dict(fields)
-        for name, value in rules.items():
-            self.fields[f"rule_{name}"] = ("1" if value else "") if isinstance(value, bool) else str(value)
-            self.fields[f"rule_{name}__present"] = "1"
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.fields.get(name, default)
-
-
-def preset_names() -> list[str]:
-    return list(Rules.presets())
-
-
-def _option_rows() -> list[dict]:
-    # "target" is asked for on its own line of the form, not among the rules.
-    return [option for option in Rules.options() if option["name"] != "target"]
-
-
-def rule_fields(form: Form) -> list[RuleField]:
-    """The rule options for the form, filled from ``form`` (or its preset's defaults)."""
-    try:
-        rules = rules_from_form(form)
-    except ValueError:
-        rules = Rules.preset(form.get("preset") or "standard") if form.get("preset") in Rules.presets() else Rules()
-    return [
-        RuleField(
-            option["name"],
-            option["description"],
-            option["type"],
-            getattr(rules, option["name"]),
-            tuple(option["choices"]) if option["type"] == "choice" else (),
-        )
-        for option in _option_rows()
-    ]
-
-
-def rules_from_form(form: Form) -> Rules:
-    """The preset named in the form with each ``rule_<name>`` field applied; ValueError on a bad value."""
-    preset = form.get("preset") or "standard"
-    changes: dict[str, Any] = {}
-    try:
-        rules = Rules.preset(preset)
-        for row in _option_rows():
-            option = Option.named(row["name"])
-            key = f"rule_{option.name}"
-            raw = form.get(key)
-            if option.type == "bool":
-                if form.get(f"{key}__present"):  # an unticked box sends nothing
-                    changes[option.name] = option.parse(raw or "false")
-            elif raw is not None and str(raw).strip() != "":
-                changes[option.name] = option.parse(raw)
-        return rules.replace(**changes)
-    except ValueError as error:
-        raise ValueError(f"Rules: {error}.") from None
-
-
-def preset_target(preset: str | None) -> int:
-    """The target of a named preset (the standard one for an unknown name)."""
-    return (Rules.presets().get(preset or "standard") or Rules()).target
-
-
-def default_target(rules: Rules) -> int:
-    return rules.target
-
-
-def with_target(rules: Rules, target: int) -> Rules:
-    return rules.replace(target=target)
-
-
-def needs_upcard(rules: Rules) -> bool:
-    return rules.needs_upcard
-
-
-def rules_summary(rules: Rules) -> str:
-    return rules.describe_changes()
-
-
-# ---------------------------------------------------------------- checking entered hands
-
-
-def parse_hand_text(text: str, whose: str) -> tuple[str, ...]:
-    """Card codes from text like ``Ts Ah 9c`` (also ``10s``, ♠♥♦♣); ValueError names the bad or
-    repeated card (the engine's ``parse_cards``)."""
-    try:
-        cards = parse_cards(text)
-    except ValueError as error:
-        raise ValueError(f"{whose}'s cards: {error}. Write cards like Ts Ah 9c.") from None
-    return tuple(str(card) for card in cards)
-
-
-def parse_knocker(text: str, players: tuple[str, str]) -> int:
-    if text not in ("0", "1"):
-        raise ValueError("Choose who knocked.")
-    return int(text)
-
-
-def showdown_entry(
-    cards_text: tuple[str, str],
-    knocker_text: str,
-    upcard_text: str,
-    rules: Rules,
-    players: tuple[str, str],
-    source: str = "manual",
-) -> HandEntry:
-    """A hand entered as cards, checked by the engine: who knocked, 10 cards a hand (11 for big gin),
-    no card twice, the upcard when the rules need it."""
-    hands = tuple(parse_hand_text(cards_text[i], players[i]) for i in (0, 1))
-    knocker = parse_knocker(knocker_text, players)
-    check_showdown((parse_cards(hands[0]), parse_cards(hands[1])), knocker, rules, players)
-    return HandEntry(
-        entry="cards",
-        knocker=knocker,
-        cards=(hands[0], hands[1]),
-        upcard=parse_upcard(upcard_text, rules),
-        source=source,
-    )
-
-
-def parse_upcard(upcard_text: str, rules: Rules) -> str | None:
-    """The Oklahoma upcard (required under Oklahoma rules, ignored otherwise: engine.upcard_for)."""
-    upcard = upcard_for(rules, upcard_text)
-    return None if upcard is None else str(upcard)
-
-
-def counts_entry(
-    knocker_text: str,
-    deadwood0: str,
-    deadwood1: str,
-    gin: bool,
-    rules: Rules,
-    players: tuple[str, str],
-    upcard_text: str = "",
-) -> HandEntry:
-    """A hand entered as deadwood counts (the defender's after lay-offs), checked."""
-    knocker = parse_knocker(knocker_text, players)
-    try:
-        counts = [
-            parse_deadwood(text, f"{players[player]}'s deadwood") for player, text in enumerate((deadwood0, deadwood1))
-        ]
-    except ValueError as error:
-        raise ValueError(sentence(error)) from None
-    return HandEntry(
-        entry="counts",
-        knocker=knocker,
-        deadwood=(counts[0], counts[1]),
-        gin=gin,
-        upcard=parse_upcard(upcard_text, rules),
-    )
-
+from .forms import sentence
+from .store import EnteredAs, GameRecord, HandEntry
 
 # ---------------------------------------------------------------- scoring through the engine
 
@@ -317,7 +99,7 @@ def card_groups(
 class HandView:
     """One scored hand as the pages show it."""
 
-    kind: str  # knock, gin, big gin, undercut, void
+    kind: HandKind
     winner: int | None  # player 0 or 1, None for a void or no score
     points: int
     summary: str
@@ -327,7 +109,7 @@ class HandView:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind,
+            "kind": self.kind.words,
             "winner": self.winner,
             "points": self.points,
             "summary": self.summary,
@@ -344,7 +126,7 @@ def knocker_of(entry: HandEntry) -> int:
 
 def engine_result(entry: HandEntry, rules: Rules) -> HandResult:
     """The engine's HandResult for an entered hand (ValueError for an impossible hand)."""
-    if entry.entry == "cards":
+    if entry.entry == EnteredAs.CARDS:
         knocker = knocker_of(entry)
         return engine.score_hand(
             entry.cards[knocker],
@@ -353,7 +135,7 @@ def engine_result(entry: HandEntry, rules: Rules) -> HandResult:
             upcard=entry.upcard,
             knocker=knocker,
         )
-    if entry.entry == "counts":
+    if entry.entry == EnteredAs.COUNTS:
         knocker = knocker_of(entry)
         knocker_count, defender_count = entry.deadwood[knocker], entry.deadwood[1 - knocker]
         if knocker_count is None or defender_count is None:
@@ -369,16 +151,7 @@ def engine_result(entry: HandEntry, rules: Rules) -> HandResult:
     return engine.void_hand()
 
 
-def sentence(message: object) -> str:
-    """An error for people: starts with a capital, ends with a full stop."""
-    text = str(message).strip()
-    if not text:
-        return "That did not work."
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
-
-
-def _deadwood_by_player(result: HandResult, entry: HandEntry) -> tuple[int | None, int | None]:
+def _deadwood_by_player(result: HandResult) -> tuple[int | None, int | None]:
     if result.knocker is None:
         return (None, None)
     values: list[int | None] = [None, None]
@@ -388,18 +161,16 @@ def _deadwood_by_player(result: HandResult, entry: HandEntry) -> tuple[int | Non
 
 
 def view_of(result: HandResult, entry: HandEntry, players: tuple[str, str]) -> HandView:
-    winner = result.winner
-    kind = str(result.kind).replace("_", " ")
-    points = int(getattr(result, "points", 0) or 0)
-    if kind == "void":
+    kind, winner, points = result.kind, result.winner, result.points
+    if kind == HandKind.VOID:
         summary = "Void hand: nobody scores."
     elif winner is None:
-        summary = f"{players[knocker_of(entry)]} knocked: {kind}, no score."
+        summary = f"{players[knocker_of(entry)]} knocked: {kind.words}, no score."
     else:
-        summary = f"{players[knocker_of(entry)]} knocked: {kind}; {players[winner]} scores {points}."
-    groups = card_groups(entry.cards, result) if entry.entry == "cards" else ((), ())
+        summary = f"{players[knocker_of(entry)]} knocked: {kind.words}; {players[winner]} scores {points}."
+    groups = card_groups(entry.cards, result) if entry.entry == EnteredAs.CARDS else ((), ())
     return HandView(
-        kind, winner, points, summary, explanation_lines(result, players), groups, _deadwood_by_player(result, entry)
+        kind, winner, points, summary, explanation_lines(result, players), groups, _deadwood_by_player(result)
     )
 
 
@@ -421,13 +192,15 @@ def explanation_lines(result: HandResult, players: tuple[str, str]) -> tuple[str
     return tuple(rendered)
 
 
-def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> HandView:
-    """Score one entered hand; ValueError (a sentence for people) when the engine says the hand is impossible."""
+def score_entry(game: GameRecord, entry: HandEntry) -> HandView:
+    """Score one hand entered in ``game``; ValueError (a sentence for people) when the engine says the hand is
+    impossible."""
+    players = game.players
     try:
-        result = engine_result(entry, rules)
+        result = engine_result(entry, game.rules)
     except ValueError as error:
         message = sentence(error)
-        if entry.entry == "counts":
+        if entry.entry == EnteredAs.COUNTS:
             message = message.replace("Check the cards", "Check the counts")
         if entry.knocker is not None:
             message = message.replace("Cannot knock", f"{players[entry.knocker]} cannot knock", 1)
@@ -443,8 +216,8 @@ def score_entry(entry: HandEntry, rules: Rules, players: tuple[str, str]) -> Han
 @dataclass(frozen=True)
 class SheetRow:
     position: int
-    entry: str
-    kind: str
+    entry: EnteredAs
+    kind: HandKind
     knocker_name: str | None
     winner_name: str | None
     points: int
@@ -500,7 +273,7 @@ class Sheet:
                 {
                     "position": r.position,
                     "entry": r.entry,
-                    "kind": r.kind,
+                    "kind": r.kind.words,
                     "knocker": r.knocker_name,
                     "winner": r.winner_name,
                     "points": r.points,
@@ -612,7 +385,7 @@ def _sheet_from_game(engine_game: Game, players: tuple[str, str], rules: Rules, 
         over,
         engine_game.winner if over else None,
         tuple(reckoning),
-        rules_summary(rules),
+        rules.describe_changes(),
         hollywood,
         tuple(row.totals for row in rows),
     )
