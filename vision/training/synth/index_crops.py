@@ -32,12 +32,18 @@ REJECT_CLASS = "none"
 NONE_SHARE = 0.08  # of the crops, "not a card"
 PROCEDURAL_SHARE = 0.6  # of the card crops, from procedural decks (the rest: the packaged training decks)
 INDEX_PIXELS = (11.0, 90.0)  # the index box's longer side in the photo, drawn log-uniformly
-BOX_JITTER = 0.07  # the detector's box centre is off the index's by this much of its size (sd), as in synth
-BOX_SCALE_JITTER = 0.08  # and its sides are this much longer or shorter (sd of the log)
+# How the shipped detector's boxes sit round labelled real indices (benchmarks/detector_framing.py on real-val,
+# 371 boxes): the centre's offset sd as a fraction of the label's width and height, and the mean and sd of the
+# log of each side's ratio to the label's (x, y). The renderer frames its crops as the detector does.
+BOX_CENTRE_SD = (0.033, 0.022)
+BOX_LOG_SIDE_MEAN = (0.069, -0.008)
+BOX_LOG_SIDE_SD = (0.098, 0.086)
 PROCEDURAL_DECK_POOL = 6  # procedural decks a worker holds; one is drawn anew every DECK_TURNOVER crops
 DECK_TURNOVER = 150
 SHEET_POOL = 4  # clutter sheets a worker holds for "not a card" crops, one drawn anew every SHEET_TURNOVER
 SHEET_TURNOVER = 400
+GLARE_SHARE = 0.25  # of the crops, those whose cards can catch the camera's glare (scene.light_and_lens)
+MAX_WINDOW = 80.0  # pixels: a crop window larger than this is drawn at this size (the crop is 64 px)
 PLAIN_TABLE = (40, 100, 40)  # BGR: a green felt, for clean test renders
 SKIN = ((140, 170, 220), (90, 130, 190), (60, 90, 140), (40, 60, 90))  # BGR
 
@@ -270,6 +276,10 @@ class CropRenderer:
         tilt = (0.0, 0.0) if clean else tuple(rng.normal(0, 0.0015, 2) / max(box[3] - box[1], 1.0))
         local, quad = index_view(box, pixels, turn, tilt)
         side = float(np.max(quad.max(axis=0) - quad.min(axis=0)))
+        window = side * (1 + 2 * CROP_PADDING)
+        if not clean and window > MAX_WINDOW:  # a large index: drawn smaller, as the crop will shrink it anyway
+            local, quad = index_view(box, pixels * MAX_WINDOW / window, turn, tilt)
+            side = float(np.max(quad.max(axis=0) - quad.min(axis=0)))
         size = int(math.ceil(side * (1 + 2 * CROP_PADDING) * 1.6)) + 6
         to_canvas = _translation(size / 2, size / 2) @ local
         if clean:
@@ -298,12 +308,15 @@ class CropRenderer:
             covered = hides
             _shadow(canvas, layer[:, :, 3], rng, side * 0.05)
             _over(canvas, layer)
-        owner = np.where(covered > 0, 0, np.where(subject_layer[:, :, 3] > 0, 0, -1)).astype(np.int32)
+        # glare falls on cards only (owner >= 0), and on a crop's few cards only as often as a scene's glare
+        # blob meets one given index: the camera's glare would otherwise wash out a third of the crops
+        glossy = rng.random() < GLARE_SHARE
+        owner = np.where(glossy & ((covered > 0) | (subject_layer[:, :, 3] > 0)), 0, -1).astype(np.int32)
         canvas = light_and_lens(rng, canvas, owner, side * 4)
         x0, y0, x1, y1 = label_box(quad, size / 2)
         w, h = x1 - x0, y1 - y0
-        dx, dy = rng.normal(0, BOX_JITTER, 2) * (w, h)
-        sw, sh = np.exp(rng.normal(0, BOX_SCALE_JITTER, 2))
+        dx, dy = rng.normal(0, BOX_CENTRE_SD) * (w, h)
+        sw, sh = np.exp(rng.normal(BOX_LOG_SIDE_MEAN, BOX_LOG_SIDE_SD))
         cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
         return crop_index(canvas, (cx - w * sw / 2, cy - h * sh / 2, cx + w * sw / 2, cy + h * sh / 2))
 

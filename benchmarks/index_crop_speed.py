@@ -1,0 +1,56 @@
+"""How fast the index-crop renderer draws the classifier's crops, beside the scene renderer's crops.
+
+Prints crops a second: one process drawing crops in memory, ``ginscore crops`` writing them with all cores,
+and, for scale, whole synthetic scenes (``ginscore synth --crops``) and the crops they yield::
+
+    python3 benchmarks/index_crop_speed.py [--crops 3000] [--scenes 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.training.synth.dataset import SynthConfig, generate  # noqa: E402
+from vision.training.synth.index_crops import generate_crops, load_renderer  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--crops", type=int, default=3000, help="crops to draw in each measurement")
+    parser.add_argument("--scenes", type=int, default=60, help="whole scenes to render for comparison")
+    args = parser.parse_args()
+    renderer = load_renderer("train", seed=1)
+    rng = np.random.default_rng(2)
+    for _ in range(200):  # fill the procedural deck and clutter pools first
+        renderer.crop(rng)
+    started = time.perf_counter()
+    for _ in range(args.crops):
+        renderer.crop(rng)
+    one = args.crops / (time.perf_counter() - started)
+    print(f"one process, in memory: {one:.0f} crops a second")
+    with tempfile.TemporaryDirectory() as folder:
+        result = generate_crops(Path(folder), args.crops, seed=3, progress=None)
+        print(
+            f"ginscore crops, all cores, written as JPEG (start-up included): {result['crops'] / result['seconds']:.0f} crops a second"
+        )
+        started = time.perf_counter()
+        generate(SynthConfig(out=Path(folder) / "scenes", count=args.scenes, seed=4, crops=True), progress=False)
+        seconds = time.perf_counter() - started
+        crops = len(list((Path(folder) / "scenes" / "crops").glob("*/*/*.jpg")))
+        print(
+            f"ginscore synth --crops, all cores: {args.scenes / seconds:.1f} scenes, {crops / seconds:.0f} crops a second"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
