@@ -2,7 +2,7 @@
 # The GPU training recipe: generate a synthetic dataset on all cores, then train the corner-index
 # detector and the card classifier side by side on one GPU, copying the best weights to $OUT as
 # they improve. Run from the repository root on a machine with a CUDA GPU and ultralytics:
-#   OUT=/tmp/out bash models/gpu_recipe.sh [SCENES] [DETECTOR_HOURS] [CLASSIFIER_HOURS] [DEVICE]
+#   OUT=/tmp/out [CROPS=1000000] bash models/gpu_recipe.sh [SCENES] [DETECTOR_HOURS] [CLASSIFIER_HOURS] [DEVICE]
 # (With DEVICE=cpu and tiny numbers it runs anywhere; that is how it is tested.)
 set -u
 OUT=${OUT:-/tmp/gpu_out}; mkdir -p "$OUT"
@@ -17,6 +17,15 @@ start=$(date +%s)
 python3 -m web.cli synth --out "$WORK/data" --count "$SCENES" --imgsz 640 --crops --seed 1 \
   > "$OUT/synth.log" 2>&1 || { tail -20 "$OUT/synth.log"; exit 1; }
 tail -1 "$OUT/synth.log"; echo "synth done after $(( $(date +%s) - start )) s"
+# CROPS > 0: the classifier also learns from index crops drawn directly ('ginscore crops': procedural decks in
+# the fonts of datasets/install_fonts.sh, where they are installed), added to the scenes' crops.
+CROPS=${CROPS:-0}
+if [ "$CROPS" -gt 0 ]; then
+  python3 -m web.cli crops --out "$WORK/direct" --count "$CROPS" --val-count 0 --seed 2 > "$OUT/crops.log" 2>&1 \
+    || { tail -20 "$OUT/crops.log"; exit 1; }
+  cp -rl "$WORK/direct/crops/train/." "$WORK/data/crops/train/"
+  tail -1 "$OUT/crops.log"
+fi
 DET_WORKERS=$(( CPUS * DET_SHARE / 100 )); CLS_WORKERS=$(( CPUS - DET_WORKERS - 1 ))
 [ "$CLS_WORKERS" -lt 1 ] && CLS_WORKERS=1
 python3 -m web.cli train "$WORK/data" --part detector $FROM --hours "$DET_HOURS" --batch 64 \

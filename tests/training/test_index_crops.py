@@ -142,3 +142,44 @@ def test_the_shipped_detector_boxes_the_index_the_renderer_frames():
     boxes = [tuple(map(float, b)) for card in reading.cards for b in card.boxes]
     for label in labels:
         assert max(iou(label, b) for b in boxes) >= 0.5
+
+
+def test_ginscore_crops_writes_a_deck_s_crops_in_the_classifier_layout(tmp_path, capsys):
+    from web.cli import main
+
+    assert (
+        main(
+            [
+                "crops",
+                "--out",
+                str(tmp_path),
+                "--count",
+                "40",
+                "--val-count",
+                "8",
+                "--workers",
+                "1",
+                "--deck",
+                "anglo",
+                "--seed",
+                "5",
+            ]
+        )
+        == 0
+    )
+    train = sorted((tmp_path / "crops" / "train").glob("*/*.jpg"))
+    val = sorted((tmp_path / "crops" / "val").glob("*/*.jpg"))
+    assert len(train) == 40 and len(val) == 8
+    assert {p.parent.name for p in train} <= {*CARD_CODES, REJECT_CLASS}
+    assert cv2.imread(str(train[0])).shape == (CROP_SIZE, CROP_SIZE, 3)
+    assert "48 crops" in capsys.readouterr().out
+
+
+def test_ginscore_crops_says_what_is_wrong_with_a_deck_it_cannot_find(tmp_path, capsys):
+    from web.cli import main
+
+    assert main(["crops", "--out", str(tmp_path), "--count", "5", "--deck", "no_such_deck"]) == 2
+    error = capsys.readouterr().err
+    assert "no_such_deck" in error and "Traceback" not in error
+    assert main(["crops", "--out", str(tmp_path), "--count", "-1"]) == 2
+    assert "--count" in capsys.readouterr().err

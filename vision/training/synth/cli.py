@@ -129,6 +129,14 @@ def add_crops_command(commands: argparse._SubParsersAction) -> None:
         default="rgb",
         help="bgr: write red and blue swapped, to fine-tune a classifier that reads BGR (default rgb)",
     )
+    parser.add_argument(
+        "--deck",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="crops of this deck only (a taught deck, 'ginscore deck add', or a library deck); repeatable",
+    )
+    parser.add_argument("--instance", type=Path, default=None, help="the app's instance folder (taught decks)")
     parser.set_defaults(run=run_crops)
 
 
@@ -137,8 +145,16 @@ def run_crops(args: argparse.Namespace) -> int:
 
     if args.count < 0 or args.val_count < 0:
         raise ValueError("--count and --val-count take a number of crops, 0 or more")
+    decks = tuple(complete_deck_folder(name, args.instance) for name in args.deck)
     result = generate_crops(
-        args.out / "crops", args.count, args.seed, args.val_count, args.workers, args.channels, progress=print
+        args.out / "crops",
+        args.count,
+        args.seed,
+        args.val_count,
+        args.workers,
+        args.channels,
+        progress=print,
+        deck_paths=decks,
     )
     print(f"{result['crops']} crops in {result['seconds']} s under {args.out / 'crops'}")
     return 0

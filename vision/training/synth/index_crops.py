@@ -351,23 +351,28 @@ CHUNK = 1000  # crops per work item; chunk i of a seed is the same whatever the 
 _WORKER: dict = {}
 
 
-def load_renderer(split: str, seed: int) -> CropRenderer:
+def load_renderer(split: str, seed: int, deck_paths: tuple[Path, ...] = ()) -> CropRenderer:
     """A renderer over the packaged decks of ``split`` (``train``: the training decks and procedural decks;
-    ``val``: the held-out decks alone, on procedural tables: what a deck never seen looks like)."""
+    ``val``: the held-out decks alone, on procedural tables: what a deck never seen looks like), or over the
+    deck folders ``deck_paths`` alone (a taught deck) in both."""
     from vision.training.synth import decks as deck_assets
 
+    if deck_paths:
+        decks = [deck_assets.load_deck(Path(folder)) for folder in deck_paths]
+    else:
+        decks = deck_assets.load_decks(split=split)
     packaged = [
         deck_of({code: cv2.cvtColor(face, cv2.COLOR_RGBA2BGRA) for code, face in deck.faces.items()}, deck.index_boxes)
-        for deck in deck_assets.load_decks(split=split)
+        for deck in decks
     ]
     backs = [cv2.cvtColor(back, cv2.COLOR_RGBA2BGRA) for back in deck_assets.load_backs()]
     photos = deck_assets.load_surface_photos() if split == "train" else []
-    return CropRenderer(packaged, photos, backs, procedural=split == "train", seed=seed)
+    return CropRenderer(packaged, photos, backs, procedural=split == "train" and not deck_paths, seed=seed)
 
 
-def _init_worker(seed: int) -> None:
+def _init_worker(seed: int, deck_paths: tuple[Path, ...]) -> None:
     cv2.setNumThreads(1)
-    _WORKER["renderers"] = {split: load_renderer(split, seed) for split in ("train", "val")}
+    _WORKER["renderers"] = {split: load_renderer(split, seed, deck_paths) for split in ("train", "val")}
 
 
 def _write_chunk(job: tuple[Path, str, int, int, int, bool]) -> int:
@@ -385,11 +390,19 @@ def _write_chunk(job: tuple[Path, str, int, int, int, bool]) -> int:
 
 
 def generate_crops(
-    out: Path, count: int, seed: int = 0, val_count: int = 0, workers: int = 0, channels: str = "rgb", progress=print
+    out: Path,
+    count: int,
+    seed: int = 0,
+    val_count: int = 0,
+    workers: int = 0,
+    channels: str = "rgb",
+    progress=print,
+    deck_paths: tuple[Path, ...] = (),
 ) -> dict[str, float]:
     """Write ``count`` training crops and ``val_count`` held-out-deck crops to ``out/{train,val}/<class>/``
     (the ultralytics classification layout; classes: the 52 codes and ``none``). ``channels="bgr"`` writes
-    them with red and blue swapped, for a classifier that reads BGR tensors (``train.start_channel_order``)."""
+    them with red and blue swapped, for a classifier that reads BGR tensors (``train.start_channel_order``).
+    ``deck_paths``: crops of these deck folders only (a taught deck: ``ginscore crops --deck``)."""
     import multiprocessing as mp
     import os
     import time
@@ -402,7 +415,7 @@ def generate_crops(
         for start in range(0, total, CHUNK):
             jobs.append((out, split, seed, offset + start // CHUNK, min(CHUNK, total - start), channels == "bgr"))
     started, done = time.time(), 0
-    with mp.get_context("spawn").Pool(workers or os.cpu_count() or 1, _init_worker, (seed,)) as pool:
+    with mp.get_context("spawn").Pool(workers or os.cpu_count() or 1, _init_worker, (seed, deck_paths)) as pool:
         for written in pool.imap_unordered(_write_chunk, jobs):
             done += written
             if progress and done % (CHUNK * 40) < CHUNK:
