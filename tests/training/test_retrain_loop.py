@@ -12,8 +12,8 @@ import pytest
 
 from engine.cards import CARD_CODES
 from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, read_model_settings
-from vision.paths import DEFAULT_MODELS_DIR
-from vision.training.retrain import EvalSet, RetrainConfig, decide, retrain
+from vision.paths import DATASETS_DIR, DEFAULT_MODELS_DIR
+from vision.training.retrain import EvalSet, RetrainConfig, decide, render_training_data, retrain
 from vision.training.train import KeepWhatItReads, classifier_classes
 from web.cli import main
 
@@ -169,3 +169,16 @@ def test_retrain_says_what_is_wrong(tmp_path, capsys):
     assert "--distill -1.0: give a weight from 0 (off)" in capsys.readouterr().err
     assert main(["retrain", "--step", "0", "--models-dir", str(tmp_path)]) == 2
     assert "--step 0.0: give a fraction above 0 and at most 1" in capsys.readouterr().err
+    assert main(["retrain", "--taught-crops", "-5", "--models-dir", str(tmp_path)]) == 2
+    assert "--taught-crops -5: give 0 to 2000000 crops" in capsys.readouterr().err
+
+
+def test_a_retrain_draws_the_taught_deck_s_crops_directly_beside_its_scenes(tmp_path):
+    config = RetrainConfig(models_dir=tmp_path, hours=0.5, hard_negatives=False, taught_crops=60, workers=1, seed=3)
+    deck = DATASETS_DIR / "decks" / "anglo"
+    counts = render_training_data(config, tmp_path / "data", 4, [deck], crops=True)
+    assert counts["taught_deck_crops"] == 60 and counts["taught_scenes"] == 2
+    direct = list((tmp_path / "data" / "crops" / "train").glob("*/c5_*.jpg"))  # named by their seed, 3 + 2
+    assert len(direct) == 60
+    none = RetrainConfig(models_dir=tmp_path, hard_negatives=False, taught_crops=0, workers=1, seed=3)
+    assert "taught_deck_crops" not in render_training_data(none, tmp_path / "other", 2, [deck], crops=True)

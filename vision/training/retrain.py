@@ -50,6 +50,7 @@ from vision.paths import DATASETS_DIR
 from vision.paths import models_dir as default_models_dir
 from vision.training import examples, train
 from vision.training.synth.dataset import SynthConfig, generate, write_data_yaml
+from vision.training.synth.index_crops import generate_crops
 from vision.training.synth.mining import mine_no_card_tables, mine_scenes
 from vision.training.teach_deck import complete_deck_folder, list_taught_decks
 from vision.training.train import install_weights
@@ -68,6 +69,9 @@ SCENES_PER_HOUR = 6000  # synthetic scenes rendered per hour of training budget 
 RETRAIN_CLUTTER_SHARE = 0.8
 MINED_SCENE_SHARE = 0.1  # of the rendered scenes, read by the installed detector for its false proposals
 NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, per rendered scene
+# A taught deck's index crops drawn directly (``ginscore crops --deck``), per hour of budget, beside its scenes:
+# each taught index is then seen hundreds of times, not a few dozen (issue 38).
+TAUGHT_CROPS_PER_HOUR = 40_000
 # The classifier's fine-tuning learning rate. At ``ginscore train``'s 0.0004, 30 minutes on fresh scenes of the
 # training decks alone (no taught deck) read 2 real-val cards fewer (session 12 and 13's control runs).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
@@ -110,6 +114,7 @@ class RetrainConfig:
     partners: bool = True  # fine-tune the partner classifiers too (each gets an equal share of the time)
     distill: float = 1.0  # > 0: hold each classifier to what it read before (train.KeepWhatItReads)
     step: float = 1.0  # how far each classifier's weights move from the start to the fine-tune (train.step_toward)
+    taught_crops: int | None = None  # a taught deck's directly drawn crops (default TAUGHT_CROPS_PER_HOUR x hours)
     work_dir: Path | None = None
     status_path: Path | None = None
     progress_bar: bool = True
@@ -694,7 +699,8 @@ def render_training_data(
 ) -> dict[str, int]:
     """Fresh scenes into ``out``: the library's decks, and ``deck_share`` of them with the taught decks. With
     classifier crops and ``hard_negatives``: clutter in most scenes, and "not a card" crops of the installed
-    detector's false proposals on some of the library's scenes and on no-card tables."""
+    detector's false proposals on some of the library's scenes and on no-card tables. With classifier crops and
+    taught decks: ``taught_crops`` of the taught decks' crops drawn directly (``index_crops.generate_crops``)."""
 
     seed = config.seed if config.seed is not None else int(time.time()) % 1_000_000
     taught = int(round(scenes * config.deck_share)) if deck_paths else 0
@@ -733,6 +739,18 @@ def render_training_data(
             out, int(round(scenes * NO_CARD_TABLES_PER_SCENE)), seed, detector=detector, progress=False
         )
         counts["no_card_table_crops"] = tables["negatives"]
+    if crops and deck_paths:
+        wanted = config.taught_crops if config.taught_crops is not None else TAUGHT_CROPS_PER_HOUR * config.hours
+        if int(wanted) > 0:
+            drawn = generate_crops(
+                out / "crops",
+                int(wanted),
+                seed + 2,
+                workers=config.workers,
+                progress=None,
+                deck_paths=tuple(deck_paths),
+            )
+            counts["taught_deck_crops"] = int(drawn["crops"])
     write_data_yaml(out)
     return counts
 
@@ -819,6 +837,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         help="move each classifier's weights this fraction of the way from where it started to where the "
         "fine-tune took them (default 1: all the way); a point between keeps more of what it read on other decks",
     )
+    parser.add_argument(
+        "--taught-crops",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"index crops of the taught decks drawn directly beside their scenes (default {TAUGHT_CROPS_PER_HOUR:,} "
+        "per hour of --hours; 0: none)",
+    )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     parser.add_argument("--no-clutter", action="store_true", help="do not measure on real-clutter (faster)")
@@ -884,6 +910,8 @@ def run_retrain(args: argparse.Namespace) -> int:
         sets = default_eval_sets(clutter=False)
     if args.scenes is not None and not 10 <= args.scenes <= 100000:
         raise ValueError(f"--scenes {args.scenes}: give 10 to 100000")
+    if args.taught_crops is not None and not 0 <= args.taught_crops <= 2_000_000:
+        raise ValueError(f"--taught-crops {args.taught_crops}: give 0 to 2000000 crops")
     config = RetrainConfig(
         models_dir=models_dir,
         instance=args.instance,
@@ -901,6 +929,7 @@ def run_retrain(args: argparse.Namespace) -> int:
         seed=args.seed,
         distill=args.distill,
         step=args.step,
+        taught_crops=args.taught_crops,
         work_dir=args.work_dir,
         progress_bar=not args.quiet,
         partners=args.partners,
