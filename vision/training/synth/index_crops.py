@@ -229,30 +229,30 @@ class CropRenderer:
         return code, self.render(rng, deck, subject, box, neighbours=True)
 
     def _not_a_card(self, rng: np.random.Generator, deck: Deck) -> np.ndarray:
-        """A crop of about an index's size that holds no index: a face's middle, a back, print, the table."""
+        """A crop of about an index's size that holds no index: a face's middle (pips, a court picture), a back,
+        print or a score pad, or the bare table by a card's edge. Drawn without neighbours, whose indices could
+        fall inside it."""
         kind = rng.random()
-        subject = deck[CARD_CODES[int(rng.integers(len(CARD_CODES)))]] if kind < 0.5 else None
-        if subject is None and kind < 0.65 and self.backs:
-            subject = self.backs[int(rng.integers(len(self.backs)))]
-        if subject is None and kind < 0.9:
-            subject = self._sheet(rng)
-        if subject is None:  # bare table by a card's edge
-            subject = deck[CARD_CODES[int(rng.integers(len(CARD_CODES)))]]
-            h, w = subject.image.shape[:2]
+        face = deck[CARD_CODES[int(rng.integers(len(CARD_CODES)))]]
+        if kind >= 0.9:  # the bare table by a card's edge
+            h, w = face.image.shape[:2]
             side = h * rng.uniform(0.1, 0.25)
             x = -side * rng.uniform(0.3, 1.2) if rng.random() < 0.5 else w + side * rng.uniform(-0.2, 0.3)
-            box = (x, rng.uniform(0, h - side), x + side * rng.uniform(0.5, 1.0), 0.0)
-            box = (box[0], box[1], box[2], box[1] + side)
-            return self.render(rng, deck, subject, box, neighbours=False)
-        h, w = subject.image.shape[:2]
+            y = rng.uniform(0, h - side)
+            return self.render(rng, deck, face, (x, y, x + side * rng.uniform(0.5, 1.0), y + side), neighbours=False)
+        if 0.5 <= kind < 0.65 and self.backs:
+            face = self.backs[int(rng.integers(len(self.backs)))]
+        elif kind >= 0.5:
+            face = self._sheet(rng)
+        h, w = face.image.shape[:2]
         for _ in range(20):
             side = min(h, w) * rng.uniform(0.08, 0.3)
             bw = side * float(np.exp(rng.normal(math.log(0.65), 0.3)))
             x, y = rng.uniform(0, max(1.0, w - bw)), rng.uniform(0, max(1.0, h - side))
             box = (x, y, x + bw, y + side)
-            if not any(_overlap(box, index) > 0.1 for index in subject.boxes):
+            if not any(_overlap(box, index) > 0.1 for index in face.boxes):
                 break
-        return self.render(rng, deck, subject, box, neighbours=rng.random() < 0.5)
+        return self.render(rng, deck, face, box, neighbours=False)
 
     def render(
         self,
