@@ -53,7 +53,7 @@ from vision.training.synth.dataset import SynthConfig, generate, write_data_yaml
 from vision.training.synth.index_crops import generate_crops
 from vision.training.synth.mining import mine_no_card_tables, mine_scenes
 from vision.training.teach_deck import complete_deck_folder, list_taught_decks
-from vision.training.train import install_weights
+from vision.training.train import install_weights, let_idle_threads_sleep
 from vision.training.userdata import retrain_dir
 
 REAL_VAL = DATASETS_DIR / "real" / "real-val"
@@ -892,7 +892,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_retrain(args: argparse.Namespace) -> int:
-
+    let_idle_threads_sleep()
     models_dir = Path(args.models_dir or default_models_dir())
     if not getattr(args, "verbose", False):
         os.environ.setdefault("YOLO_VERBOSE", "False")  # the progress bar says how far it is

@@ -31,6 +31,18 @@ from vision.paths import DEFAULT_MODELS_DIR
 MODELS_DIR = DEFAULT_MODELS_DIR
 
 
+def let_idle_threads_sleep() -> None:
+    """Make torch's OpenMP threads sleep while they wait for work instead of spinning (``OMP_WAIT_POLICY=PASSIVE``,
+    unless set otherwise). It must be set before torch is first imported, so every training command calls this
+    first. On two cores that a training run shares with anything else (a test suite, a benchmark), spinning
+    threads take the cores from each other: a classifier run went at 0.2 batches a second beside a reading test
+    and at 2.1 with the threads asleep (docs/experiments/session-19-index-crops.md)."""
+    import sys
+
+    if "torch" not in sys.modules:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def _use_all_cores() -> None:
     """ultralytics runs torch with one thread on a 2-core machine; use every core instead."""
     import torch
@@ -564,6 +576,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    let_idle_threads_sleep()
     data_yaml = args.data / "data.yaml"
     crops = args.data / "crops"
     if args.part in ("detector", "both") and not data_yaml.exists():
