@@ -1,0 +1,82 @@
+"""How well each classifier reads index crops of the five held-out decks: the quick measure for choosing one.
+
+Draws ``--crops`` crops of each held-out deck with the crop renderer (``ginscore crops --deck``: on procedural
+tables, framed as the detector frames real indices; seeded, the same crops for every classifier) and reads
+them with each weights file as the reader reads a crop (``vision.detector.classify_crops``, at ``--rotations``
+quarter turns). Prints, per deck and over all, the share read as the right card, beside each file::
+
+    python3 benchmarks/heldout_crops.py models/card_index_classifier.pt runs/crops-run1/weights/best.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.detector import classify_crops, prepare_ultralytics, use_all_cores  # noqa: E402
+from vision.paths import DATASETS_DIR  # noqa: E402
+from vision.training.synth.decks import deck_folders  # noqa: E402
+from vision.training.synth.index_crops import load_renderer  # noqa: E402
+
+
+def heldout_deck_folders() -> list[Path]:
+    import json
+
+    return [f for f in deck_folders(DATASETS_DIR) if json.loads((f / "deck.json").read_text())["split"] == "val"]
+
+
+def draw(folder: Path, count: int, seed: int) -> tuple[list[str], list[np.ndarray]]:
+    renderer = load_renderer("val", seed, (folder,))
+    rng = np.random.default_rng(seed)
+    names, crops = [], []
+    for _ in range(count):
+        name, crop = renderer.crop(rng)
+        names.append(name)
+        crops.append(crop)
+    return names, crops
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("weights", nargs="+", type=Path, help="classifier weights files")
+    parser.add_argument("--crops", type=int, default=1000, help="crops per held-out deck (default 1000)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rotations", type=int, choices=[1, 2, 4], default=1, help="quarter turns read (default 1)")
+    parser.add_argument("--channels", choices=["bgr", "rgb"], default="bgr", help="the order the classifiers read")
+    args = parser.parse_args()
+    missing = [str(w) for w in args.weights if not w.is_file()]
+    if missing:
+        parser.error(f"no such weights file: {', '.join(missing)}")
+    prepare_ultralytics()
+    use_all_cores()
+    from ultralytics import YOLO
+
+    started = time.perf_counter()
+    decks = {folder.name: draw(folder, args.crops, args.seed) for folder in heldout_deck_folders()}
+    print(f"{args.crops} crops of each of {len(decks)} held-out decks drawn in {time.perf_counter() - started:.0f} s")
+    header = "classifier".ljust(48) + "".join(name[:12].rjust(13) for name in decks) + "all".rjust(8)
+    print(header)
+    for weights in args.weights:
+        model = YOLO(str(weights), task="classify")
+        names = model.names
+        right, total, row = 0, 0, []
+        for labels, crops in decks.values():
+            probabilities = classify_crops(model, crops, args.channels, args.rotations)
+            read = [names[int(i)] for i in probabilities.argmax(axis=1)]
+            hits = sum(a == b for a, b in zip(read, labels, strict=True))
+            row.append(hits / len(labels))
+            right, total = right + hits, total + len(labels)
+        label = str(weights)[-48:].ljust(48)
+        print(label + "".join(f"{share:13.3f}" for share in row) + f"{right / total:8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
