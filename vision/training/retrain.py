@@ -70,7 +70,7 @@ RETRAIN_CLUTTER_SHARE = 0.8
 MINED_SCENE_SHARE = 0.1  # of the rendered scenes, read by the installed detector for its false proposals
 NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, per rendered scene
 # A taught deck's index crops drawn directly (``ginscore crops --deck``), per hour of budget, beside its scenes:
-# each taught index is then seen hundreds of times, not a few dozen (issue 38).
+# each taught index is then seen hundreds of times, not a few dozen.
 TAUGHT_CROPS_PER_HOUR = 40_000
 # The classifier's fine-tuning learning rate. At ``ginscore train``'s 0.0004, 30 minutes on fresh scenes of the
 # training decks alone (no taught deck) read 2 real-val cards fewer (session 12 and 13's control runs).

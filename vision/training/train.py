@@ -35,8 +35,7 @@ def let_idle_threads_sleep() -> None:
     """Make torch's OpenMP threads sleep while they wait for work instead of spinning (``OMP_WAIT_POLICY=PASSIVE``,
     unless set otherwise). It must be set before torch is first imported, so every training command calls this
     first. On two cores that a training run shares with anything else (a test suite, a benchmark), spinning
-    threads take the cores from each other: a classifier run went at 0.2 batches a second beside a reading test
-    and at 2.1 with the threads asleep (docs/experiments/session-19-index-crops.md)."""
+    threads take the cores from each other and the run crawls (``benchmarks/idle_threads.py`` measures it)."""
     import sys
 
     if "torch" not in sys.modules:

@@ -32,8 +32,8 @@ REJECT_CLASS = "none"
 NONE_SHARE = 0.08  # of the crops, "not a card"
 PROCEDURAL_SHARE = 0.6  # of the card crops, from procedural decks (the rest: the packaged training decks)
 INDEX_PIXELS = (11.0, 90.0)  # the index box's longer side in the photo, drawn log-uniformly
-# How the shipped detector's boxes sit round labelled real indices (benchmarks/detector_framing.py on real-val,
-# 371 boxes): the centre's offset sd as a fraction of the label's width and height, and the mean and sd of the
+# How the shipped detector's boxes sit round labelled real indices (``benchmarks/detector_framing.py`` on
+# real-val): the centre's offset sd as a fraction of the label's width and height, and the mean and sd of the
 # log of each side's ratio to the label's (x, y). The renderer frames its crops as the detector does.
 BOX_CENTRE_SD = (0.033, 0.022)
 BOX_LOG_SIDE_MEAN = (0.069, -0.008)
