@@ -43,7 +43,8 @@ DECK_TURNOVER = 150
 SHEET_POOL = 4  # clutter sheets a worker holds for "not a card" crops, one drawn anew every SHEET_TURNOVER
 SHEET_TURNOVER = 400
 GLARE_SHARE = 0.25  # of the crops, those whose cards can catch the camera's glare (scene.light_and_lens)
-MAX_WINDOW = 80.0  # pixels: a crop window larger than this is drawn at this size (the crop is 64 px)
+MAX_WINDOW = 64.0  # pixels: a crop window larger than this is drawn at this size (the crop is 64 px)
+CANVAS_MARGIN = 1.35  # the canvas drawn round an index, in crop windows: room for the framing's jitter
 PLAIN_TABLE = (40, 100, 40)  # BGR: a green felt, for clean test renders
 SKIN = ((140, 170, 220), (90, 130, 190), (60, 90, 140), (40, 60, 90))  # BGR
 
@@ -102,10 +103,9 @@ def _warp(face: Face, matrix: np.ndarray, size: int) -> np.ndarray:
 
 
 def _over(canvas: np.ndarray, layer: np.ndarray) -> None:
-    alpha = layer[:, :, 3:4].astype(np.float32) / 255.0
-    canvas[:] = (canvas.astype(np.float32) * (1 - alpha) + layer[:, :, :3].astype(np.float32) * alpha + 0.5).astype(
-        np.uint8
-    )
+    """``layer`` (BGRA) laid over ``canvas`` (BGR) by its alpha."""
+    alpha = layer[:, :, 3].astype(np.float32) * np.float32(1 / 255)
+    canvas[:] = cv2.blendLinear(np.ascontiguousarray(layer[:, :, :3]), canvas, alpha, 1 - alpha)
 
 
 def _shadow(canvas: np.ndarray, alpha: np.ndarray, rng: np.random.Generator, blur: float) -> None:
@@ -280,7 +280,7 @@ class CropRenderer:
         if not clean and window > MAX_WINDOW:  # a large index: drawn smaller, as the crop will shrink it anyway
             local, quad = index_view(box, pixels * MAX_WINDOW / window, turn, tilt)
             side = float(np.max(quad.max(axis=0) - quad.min(axis=0)))
-        size = int(math.ceil(side * (1 + 2 * CROP_PADDING) * 1.6)) + 6
+        size = int(math.ceil(side * (1 + 2 * CROP_PADDING) * CANVAS_MARGIN)) + 4
         to_canvas = _translation(size / 2, size / 2) @ local
         if clean:
             canvas = np.full((size, size, 3), PLAIN_TABLE, np.uint8)
