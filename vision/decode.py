@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -110,11 +110,13 @@ def photo_error(error: Exception) -> ImageError:
 
 @dataclass(frozen=True)
 class BoundedJpeg:
-    """A photo made small enough to keep: upright JPEG bytes and their size."""
+    """A photo made small enough to keep: upright JPEG bytes, their size, and the pixels they were encoded from
+    (BGR, for the reader: the photo is decoded once)."""
 
     jpeg: bytes
     width: int
     height: int
+    pixels: np.ndarray = field(repr=False, compare=False)
 
 
 def bounded_jpeg(data: bytes, longest_side: int) -> BoundedJpeg:
@@ -135,7 +137,8 @@ def bounded_jpeg(data: bytes, longest_side: int) -> BoundedJpeg:
     upright.thumbnail((longest_side, longest_side), Image.Resampling.LANCZOS, reducing_gap=3.0)
     buffer = io.BytesIO()
     upright.save(buffer, "JPEG", quality=88)
-    return BoundedJpeg(buffer.getvalue(), upright.width, upright.height)
+    pixels = np.ascontiguousarray(np.asarray(upright.convert("RGB"))[:, :, ::-1])
+    return BoundedJpeg(buffer.getvalue(), upright.width, upright.height, pixels)
 
 
 def _as_rgb(image, longest_side: int):

@@ -2,7 +2,7 @@
 
 Every photo (upload, API, webcam capture) goes through ``check_image`` (vision's one photo check,
 ``vision.decode.check_photo``: the header only, size, pixel count, format), then ``bounded_copy`` (one decode, at a reduced scale for JPEG, to the JPEG
-the app keeps and shows; truncated files fail here) and then ``recognise_photo`` on that copy,
+the app keeps and shows; truncated files fail here) and then ``recognise_photo`` on that copy's pixels,
 which calls ``vision.recognise.read_photo`` under a process-wide lock: one loaded model per
 process, one inference at a time (the CPU has few cores; parallel inferences only thrash).
 """
@@ -13,7 +13,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from engine import MOST_CARDS_IN_A_SHOWDOWN
-from vision.decode import BoundedJpeg, PhotoHeader, bounded_jpeg, check_photo
+from vision.decode import BoundedJpeg, PhotoHeader, PhotoSource, bounded_jpeg, check_photo
 from vision.detector import CardIndexDetector, load_detector
 from vision.model_settings import ModelError
 from vision.reading import ImageError, PhotoReading
@@ -51,7 +51,7 @@ class RecognitionUnavailable(ImageError):
     """No detector model is installed: photos cannot be read (manual entry still works)."""
 
 
-def recognise_photo(data: bytes, model_dir: str | None = None) -> PhotoReading:
+def recognise_photo(data: PhotoSource, model_dir: str | None = None) -> PhotoReading:
     """Read the cards in a photo with the shipped model (or the one in ``model_dir``); one call at a time."""
     with MODEL_LOCK:
         try:

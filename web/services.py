@@ -125,8 +125,8 @@ def store_photo_for_review(game: GameRecord, data: bytes, source: str, replaces_
     """Check and read a photo, keep its bounded copy as a pending photo; return its id.
 
     ImageError on bad input. The header is checked first; then one decode (under the decoding
-    slots, so a few big photos at once cannot fill memory) makes the JPEG that is stored, shown
-    and read by the detector.
+    slots, so a few big photos at once cannot fill memory) makes the JPEG that is stored and shown, and
+    the pixels it was encoded from, which the detector reads (nothing is decoded twice).
     """
     config = current_app.config
     recognition.check_image(data, config["MAX_IMAGE_PIXELS"])
@@ -138,7 +138,7 @@ def store_photo_for_review(game: GameRecord, data: bytes, source: str, replaces_
     finally:
         slots.release()
     del data
-    reading = recognition.recognise_photo(copy.jpeg, config.get("MODEL_PATH"))
+    reading = recognition.recognise_photo(copy.pixels, config.get("MODEL_PATH"))
     recognition.check_reading(reading)
     delete_stale_photos()
     with transaction() as connection:
