@@ -38,14 +38,17 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.decision import PHOTO, BoxEvidence, decide_boxes
+from vision.crop_reading import CropReadings, crop_readings, crops_of
+from vision.decision import BoxEvidence, decide_boxes
 from vision.decode import decode_image
-from vision.detections import Detections, canonical_code, read_yolo_labels
-from vision.detector import load_detector, one_reading_per_index
+from vision.detections import Detections, canonical_code, read_yolo_labels, suppress_duplicates
+from vision.detector import CardIndexDetector, load_detector
 from vision.evaluation.evaluate import check_eval_folder, match_rank_readings, read_rank_labels
 from vision.model_settings import DecisionSettings
 from vision.paths import DATASETS_DIR
+from vision.proposals import decode_side, proposals_of
 from vision.recognise import reading_from_detections
+from vision.steps import PHOTO
 
 REAL = DATASETS_DIR / "real"
 PROPOSALS = (0.2, 0.1, 0.05, 0.02)
@@ -70,11 +73,8 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
         codes = None if rank_labels else [canonical_code(c) for c in (folder / "classes.txt").read_text().split()]
         paths = [folder / "images" / f for f in sorted(rank_labels)] if rank_labels else check_eval_folder(folder)
         for path in paths:
-            image = decode_image(path, max_side=detector.photo_decode_side(imgsz))  # as the product decodes
-            xyxy, scores = detector.propose_boxes(
-                image.pixels, imgsz, min(PROPOSALS + tuple(p for p, _ in SURE_TIERS if p))
-            )
-            card_ids, probabilities, rejected = detector.read_boxes_before_gate(image.pixels, xyxy)
+            image = decode_image(path, max_side=decode_side(detector.settings, imgsz))  # as the product decodes
+            xyxy, scores, (card_ids, probabilities, rejected, _) = proposals_read(detector, image.pixels, imgsz)
             photo = {
                 "set": name,
                 "name": path.name,
@@ -94,6 +94,18 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
                 )
             photos.append(photo)
     return photos
+
+
+def proposals_read(
+    detector: CardIndexDetector, pixels: np.ndarray, imgsz: int
+) -> tuple[np.ndarray, np.ndarray, CropReadings]:
+    """The boxes a photo's reading starts from, down to the lowest proposal threshold measured (with the second
+    pass as the product decides it), their detector scores, and the classifiers' readings before the gate."""
+    settings = detector.settings
+    proposals = proposals_of(detector, pixels, imgsz, min(PROPOSALS + tuple(p for p, _ in SURE_TIERS if p)))
+    crops, isolated = crops_of(detector, pixels, proposals.xyxy, settings.classifiers)
+    readings = crop_readings(detector, settings, crops, isolated, settings.classifiers.rotations)
+    return proposals.xyxy, proposals.confidence, readings
 
 
 def read_cards(
@@ -142,8 +154,9 @@ def cards_of(
 ) -> list[tuple[float, bool, bool]]:
     """(confidence, right, to check) of each card the kept readings make (``reading_from_detections``)."""
     ids = photo["card_ids"][keep]
-    detections = one_reading_per_index(
-        Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:], review[keep])
+    detections = suppress_duplicates(
+        Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:], review[keep]),
+        settings.one_index_iou,
     )
     cards = reading_from_detections(detections, photo["size"], decision=settings).cards
     if "ranks" in photo:

@@ -30,9 +30,12 @@ from pathlib import Path
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.crop_reading import read_boxes
 from vision.decode import decode_image
-from vision.detections import Detections, box_overlap_of_smaller
+from vision.detections import Detections, box_overlap_of_smaller, surest_of_overlapping
+from vision.model_settings import CornerSettings
 from vision.reading import ImageError
+from vision.recognise import detect
 
 Box = tuple[float, float, float, float]
 
@@ -53,7 +56,10 @@ SMALL_PHOTO = 1200
 # library's decks put the outer corner of the index 0 to 0.05 from the card's edges (median 0.03 / 0.025)
 DEFAULT_ASPECT = 0.70  # card width / height (poker 0.716, bridge 0.64; the library's faces 0.60 to 0.75)
 DEFAULT_MARGIN = (0.025, 0.03)  # (across, along) the card
-CORNER_SPAN = (1.5, 8.0)  # a card's two index corners lie this many index sizes apart
+# two index boxes are the corners an outline is predicted from when they lie this many index sizes apart
+# (wider than the reader's spans: vision/model_settings.py's corners section), and are of like sizes
+OUTLINE_CORNER_SPAN = (1.5, 8.0)
+LIKE_SIZES = (0.67, 1.5)  # the ratio of two index boxes' sizes, low and high
 INDEX_HEIGHTS = (2.0, 7.5)  # a card is this many index sizes high (library decks: 2.6 to 5.6)
 
 # refining an outline: the card is looked at REFINE_HEIGHT px high, each side searched SEARCH of the card
@@ -350,12 +356,12 @@ def predict_from_corners(
     """
     a, b = np.asarray(box_a, dtype=np.float64), np.asarray(box_b, dtype=np.float64)
     side_a, side_b = max(a[2] - a[0], a[3] - a[1]), max(b[2] - b[0], b[3] - b[1])
-    if not 0.67 <= side_a / max(side_b, 1e-6) <= 1.5:
+    if not LIKE_SIZES[0] <= side_a / max(side_b, 1e-6) <= LIKE_SIZES[1]:
         return None
     size = (side_a + side_b) / 2
     d = (b[:2] + b[2:]) / 2 - (a[:2] + a[2:]) / 2
     distance = float(np.hypot(*d))
-    if not CORNER_SPAN[0] * size <= distance <= CORNER_SPAN[1] * size:
+    if not OUTLINE_CORNER_SPAN[0] * size <= distance <= OUTLINE_CORNER_SPAN[1] * size:
         return None
     across, along = shape.aspect - 2 * shape.margin_x, 1.0 - 2 * shape.margin_y
     angle, height = 0.0, 0.0
@@ -676,22 +682,14 @@ def _where(point: np.ndarray) -> str:
     return f"x={point[0]:.0f} y={point[1]:.0f}"
 
 
-SAME_INDEX_OVERLAP = 0.5  # of the smaller box: two boxes overlapping more are one index seen twice
-
-
 def one_box_an_index(detections: Detections) -> Detections:
     """The boxes with each index once: of two boxes that mostly overlap (the reader's passes seeing one
     index twice, perhaps read as two cards), the surer stays. A second box of one index would otherwise
     look like another card's index lying on this card."""
     if len(detections) < 2:
         return detections
-    order = np.argsort(-detections.confidence, kind="stable")
-    overlap = box_overlap_of_smaller(detections.xyxy, detections.xyxy)
-    kept: list[int] = []
-    for row in order.tolist():
-        if all(overlap[row, other] <= SAME_INDEX_OVERLAP for other in kept):
-            kept.append(row)
-    return detections[sorted(kept)]
+    same_index = CornerSettings().same_index_overlap  # of the smaller box: more is one index seen twice
+    return detections[surest_of_overlapping(detections.xyxy, detections.confidence, same_index, box_overlap_of_smaller)]
 
 
 def place_cards(pixels: np.ndarray, detections: Detections, detector=None) -> tuple[list[PlacedCard], list[str]]:
@@ -723,7 +721,7 @@ def place_cards(pixels: np.ndarray, detections: Detections, detector=None) -> tu
             if row not in used
             and (code is None or codes[row] == code)
             and _inside(centres[row], quad)
-            and 0.67 <= sizes[row] / usual_size <= 1.5
+            and LIKE_SIZES[0] <= sizes[row] / usual_size <= LIKE_SIZES[1]
         )
 
     def apart(rows: tuple[int, int]) -> float:
@@ -825,8 +823,8 @@ def place_cards(pixels: np.ndarray, detections: Detections, detector=None) -> tu
                 refined = photo.refine(card, symmetric=False)
                 options.append((float(refined.sides), replace(refined, how=refined.how if refined.sides else "corner")))
                 partners.append(_partner_box(boxes[row], card, corner))
-        if options and detector is not None and detector.layout == "index detector + classifier":
-            ids, probabilities = detector.read_boxes(pixels, np.array(partners))  # one batch for all the options
+        if options and detector is not None:
+            ids, probabilities = read_boxes(detector, pixels, np.array(partners))  # one batch for all the options
             for k, (row_ids, row_p) in enumerate(zip(ids.tolist(), probabilities.tolist(), strict=True)):
                 reads = dict(zip((CARD_CODES[c] for c in row_ids), row_p, strict=True))
                 options[k] = (options[k][0] + 3 * reads.get(codes[row], 0.0), options[k][1])
@@ -987,7 +985,7 @@ def photo_cards(path: Path | str, faces_only: bool = False, detector=None) -> Ph
     outlines = find_card_outlines(pixels)
     if outlines and is_single_face(pixels, outlines) and (detector is None or max(pixels.shape[:2]) <= SMALL_PHOTO):
         return _one_face(pixels, path, None, None)  # a face crop, by its own outline or its index glyphs
-    detections = detector.detect(pixels) if detector is not None else None
+    detections = detect(pixels, detector) if detector is not None else None
     if detections is not None and len(detections):
         if is_single_face(pixels, [], detections.xyxy):
             return _one_face(pixels, path, detections, detector)
