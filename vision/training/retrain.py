@@ -63,13 +63,13 @@ AUTO_DETECTOR_PHOTOS = 20  # 'auto' trains the detector from this many corrected
 SCENES_PER_HOUR = 6000  # synthetic scenes rendered per hour of training budget (default)
 # The classifier's fine-tuning crops hold the hard "not a card" cases the shipped classifier was trained on
 # (docs/training.md): clutter in most scenes, the detector's own false proposals mined from some of them,
-# and no-card tables with handwritten score pads. Without them a 30-minute fine-tune on plain scenes read
-# 2 more false cards on real-clutter (session 12's control run), with them 1 more (session 13, docs/experiments).
+# and no-card tables with handwritten score pads: without them a fine-tune read more false cards on
+# real-clutter (docs/experiments/reading-settings-history.md).
 RETRAIN_CLUTTER_SHARE = 0.8
 MINED_SCENE_SHARE = 0.1  # of the rendered scenes, read by the installed detector for its false proposals
 NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, per rendered scene
-# The classifier's fine-tuning learning rate. At ``ginscore train``'s 0.0004, 30 minutes on fresh scenes of the
-# training decks alone (no taught deck) read 2 real-val cards fewer (session 12 and 13's control runs).
+# The classifier's fine-tuning learning rate: ``ginscore train``'s 0.0004 lost real-val cards on a fine-tune
+# (docs/experiments/reading-settings-history.md).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
@@ -271,17 +271,10 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
     start = time.perf_counter()
     if eval_set.kind == "rank":
         result = evaluate.evaluate_rank_folder(eval_set.path, detector=detector, imgsz=imgsz)
-        right = sum(p["cards_right"] for p in result["photos"])
-        labelled = sum(p["cards_labelled"] for p in result["photos"])
-        read = sum(p["cards_read"] for p in result["photos"])
         numbers = {
-            "right": right,
-            "labelled": labelled,
-            "read": read,
+            **_card_counts(result),
             "recall": result["rank_recall"],
             "precision": result["rank_precision"],
-            "photos_exact": result["photos_exact"],
-            "photos": result["n_photos"],
             "false_cards": result["false_cards"],
             "flagged": result["wrong_cards_flagged"] + result["right_cards_flagged"],
             "wrong_flagged": result["wrong_cards_flagged"],
@@ -291,18 +284,12 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
         }
     else:
         result, flags = _evaluate_with_flags(eval_set.path, detector, imgsz)
-        right = sum(p["cards_right"] for p in result["photos"])
-        labelled = sum(p["cards_labelled"] for p in result["photos"])
-        read = sum(p["cards_read"] for p in result["photos"])
+        counts = _card_counts(result)
         numbers = {
-            "right": right,
-            "labelled": labelled,
-            "read": read,
+            **counts,
             "recall": result["card_recall"],
             "precision": result["card_precision"],
-            "photos_exact": result["photos_exact"],
-            "photos": result["n_photos"],
-            "false_cards": read - right,
+            "false_cards": counts["read"] - counts["right"],
             "map50": result["map50"],
             "classifier_alone": result.get("classifier_accuracy_on_labelled_boxes"),
             "measure": "card",
@@ -311,6 +298,18 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
         }
     numbers["seconds"] = round(time.perf_counter() - start, 1)
     return numbers
+
+
+def _card_counts(result: dict[str, Any]) -> dict[str, Any]:
+    """Cards right, labelled and read over a measured set's photos, and its exact and all photos."""
+    photos = result["photos"]
+    return {
+        "right": sum(p["cards_right"] for p in photos),
+        "labelled": sum(p["cards_labelled"] for p in photos),
+        "read": sum(p["cards_read"] for p in photos),
+        "photos_exact": result["photos_exact"],
+        "photos": result["n_photos"],
+    }
 
 
 def measure(
@@ -516,16 +515,16 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         timings: dict[str, float] = {}
         cache = folder / "measurements.json"
 
-        progress.begin("measure before", "measuring the installed models")
-        t = time.time()
-        before = measure(
-            models_dir,
-            sets,
-            config.eval_imgsz,
-            cache,
-            on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (before)"),
-        )
-        timings["measure_before_min"] = (time.time() - t) / 60
+        def measured(models: Path, when: str, what: str) -> dict[str, Any]:
+            """The measurements of ``models`` on the sets, timed, the progress said as ``when`` and ``what``."""
+            progress.begin(f"measure {when}", f"measuring {what}")
+            start = time.time()
+            on_set = lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} ({when})")  # noqa: E731
+            result = measure(models, sets, config.eval_imgsz, cache, on_set=on_set)
+            timings[f"measure_{when}_min"] = (time.time() - start) / 60
+            return result
+
+        before = measured(models_dir, "before", "the installed models")
 
         progress.begin("render scenes", f"rendering {scenes} scenes")
         t = time.time()
@@ -569,8 +568,9 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         trained_partners: dict[str, Path] = {}
         if "classifier" in parts:
             # --partners (default): every classifier that reads the crops learns the taught decks, each in an equal
-            # share of the time: the main one alone is outvoted by partners that never saw them (session 14).
-            # --distill holds each to what it read before, so the three drift less on other decks (session 15)
+            # share of the time: the main one alone is outvoted by partners that never saw them.
+            # --distill holds each to what it read before, so the three drift less on other decks
+            # (docs/experiments/reading-settings-history.md)
             partners = settings.classifiers.partners if config.partners else ()
             runs_count = 1 + len(partners)
             share = hours_classifier / runs_count
@@ -606,16 +606,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
 
         candidate = work / "candidate"
         make_candidate(models_dir, candidate, trained, channels, trained_partners)
-        progress.begin("measure after", "measuring the new models")
-        t = time.time()
-        after = measure(
-            candidate,
-            sets,
-            config.eval_imgsz,
-            cache,
-            on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (after)"),
-        )
-        timings["measure_after_min"] = (time.time() - t) / 60
+        after = measured(candidate, "after", "the new models")
 
         progress.begin("install", "deciding")
         better, reasons = decide(before, after, config.tolerance)

@@ -114,8 +114,42 @@ def train_detector(
     fine_tuning = start.endswith(".pt")
     model = YOLO(start)
     args = dict(
+        _run_args(model, epochs, imgsz, batch, device, workers, cache, project, name, fine_tuning, hours, callbacks),
         data=str(data_yaml),
         single_cls=True,
+        optimizer="SGD",
+        lr0=0.002 if fine_tuning else 0.01,
+        momentum=0.937,
+        close_mosaic=max(1, epochs // 10),
+        degrees=0.0,
+        mosaic=1.0,
+        scale=0.4,
+        translate=0.1,
+        hsv_s=0.5,
+    )
+    model.train(**args)
+    return run_dir / "weights" / "best.pt"
+
+
+def _run_args(
+    model: Any,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    device: str | None,
+    workers: int,
+    cache: Any,
+    project: Path,
+    name: str,
+    fine_tuning: bool,
+    hours: float | None,
+    callbacks: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """What every training run here gives ultralytics, detector or classifier (``hours``: its time budget),
+    the ``callbacks`` added to ``model``."""
+    for event, function in (callbacks or {}).items():
+        model.add_callback(event, function)
+    args: dict[str, Any] = dict(
         epochs=epochs,
         imgsz=imgsz,
         batch=batch,
@@ -125,21 +159,12 @@ def train_detector(
         project=str(project.resolve()),
         name=name,
         exist_ok=True,
-        optimizer="SGD",
-        lr0=0.002 if fine_tuning else 0.01,
-        momentum=0.937,
         nbs=batch,
         warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
         cos_lr=True,
-        close_mosaic=max(1, epochs // 10),
         fliplr=0.0,
         flipud=0.0,
-        degrees=0.0,
-        mosaic=1.0,
-        scale=0.4,
-        translate=0.1,
         hsv_h=0.015,
-        hsv_s=0.5,
         hsv_v=0.4,
         pretrained=fine_tuning,
         amp=device != "cpu",
@@ -149,10 +174,7 @@ def train_detector(
     )
     if hours:
         args["time"] = hours
-    for event, function in (callbacks or {}).items():
-        model.add_callback(event, function)
-    model.train(**args)
-    return run_dir / "weights" / "best.pt"
+    return args
 
 
 def train_classifier(
@@ -210,39 +232,15 @@ def train_classifier(
         start = str(with_classes_of(start, crops_dir / "train", project / f"{name}-start.pt"))
     model = YOLO(start, task="classify")
     args = dict(
+        _run_args(model, epochs, imgsz, batch, device, workers, cache, project, name, fine_tuning, hours, callbacks),
         data=str(crops_dir),
-        epochs=epochs,
-        imgsz=imgsz,
-        batch=batch,
-        device=device,
-        workers=workers,
-        cache=cache,
-        project=str(project.resolve()),
-        name=name,
-        exist_ok=True,
         optimizer="AdamW",
         lr0=lr0 if lr0 is not None else 0.0004 if fine_tuning else 0.002,
-        nbs=batch,
-        warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
-        cos_lr=True,
-        fliplr=0.0,
-        flipud=0.0,
         scale=0.15,
         erasing=0.0,
         auto_augment=None,
-        hsv_h=0.015,
         hsv_s=0.4,
-        hsv_v=0.4,
-        pretrained=fine_tuning,
-        amp=device != "cpu",
-        plots=False,
-        verbose=False,
-        patience=100,
     )
-    if hours:
-        args["time"] = hours
-    for event, function in (callbacks or {}).items():
-        model.add_callback(event, function)
     if distill > 0 and fine_tuning:
         teacher = YOLO(start, task="classify").model
 
