@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from vision.detections import Detections, box_iou, canonical_code, read_yolo_lab
 from vision.detector import MODEL_LAYOUT, CardIndexDetector, load_detector
 from vision.model_settings import ModelSettings
 from vision.proposals import decode_side
+from vision.reading import PhotoReading
 from vision.recognise import detect, reading_from_detections, recognise
 
 MAP_CONF = 0.01
@@ -50,23 +52,13 @@ def evaluate_folder(
     """Read every labelled photo of ``folder`` and measure the readings against the labels (see module doc)."""
     folder = Path(folder)
     image_paths = check_eval_folder(folder)
-    labels_dir = folder / "labels"
     class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
     detector = detector or load_detector()
     settings = settings or detector.settings
     imgsz = int(imgsz or settings.detector.imgsz)
     conf = settings.decision.conf if conf is None else float(conf)
-
-    photos: list[dict[str, Any]] = []
-    all_predictions: list[Detections] = []
-    all_labels: list[Detections] = []
-    confusions: Counter[tuple[str, str]] = Counter()
-    missed_cards: Counter[str] = Counter()
-    extra_cards: Counter[str] = Counter()
-    agnostic_found = labelled_boxes = crops_right = 0
-    seconds = 0.0
+    tally = _Tally()
     for image_path in image_paths:
-        label_path = labels_dir / f"{image_path.stem}.txt"
         start = time.perf_counter()
         # decoded as the product decodes a photo, so the numbers are its own
         image = decode_image(image_path, max_side=decode_side(settings, imgsz, tiles))
@@ -82,31 +74,57 @@ def evaluate_folder(
         ).scaled(image.to_original)
         kept = predictions.with_confidence_at_least(conf)
         reading = reading_from_detections(kept, image.original_size, decision=settings.decision)
-        seconds += time.perf_counter() - start
+        tally.seconds += time.perf_counter() - start
+        label_path = folder / "labels" / f"{image_path.stem}.txt"
         labels = (
             read_yolo_labels(label_path, class_codes, image.original_size)
             if label_path.exists()
             else Detections.empty()
         )
-        all_predictions.append(predictions)
-        all_labels.append(labels)
-
-        labelled, read = set(labels.codes), {card.card for card in reading.cards}
-        hits = labelled & read
-        flagged = [card.card for card in reading.cards if card.to_check]
-        missed_cards.update(labelled - read)
-        extra_cards.update(read - labelled)
         if len(labels):
             card_ids, probabilities = read_boxes(detector, image.pixels, labels.xyxy / image.to_original, settings)
             # a crop the classifiers call "not a card" (probability 0 after the gate) is not read right
-            crops_right += int(((card_ids[:, 0] == labels.class_id) & (probabilities[:, 0] > 0)).sum())
+            tally.crops_right += int(((card_ids[:, 0] == labels.class_id) & (probabilities[:, 0] > 0)).sum())
+        tally.add(image_path.name, predictions, kept, reading, labels)
+        if save_annotated:
+            save(Path(save_annotated) / f"{image_path.stem}.jpg", image.pixels, reading, image.to_original, labels)
+    summary = {"folder": str(folder), "imgsz": imgsz, "tiles": tiles, "conf": conf, "model": MODEL_LAYOUT}
+    return {**summary, "model_file": settings.detector.weights.name, **tally.summary()}
+
+
+@dataclass
+class _Tally:
+    """What ``evaluate_folder`` counts over a folder's photos."""
+
+    photos: list[dict[str, Any]] = field(default_factory=list)
+    predictions: list[Detections] = field(default_factory=list)
+    labels: list[Detections] = field(default_factory=list)
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    missed_cards: Counter[str] = field(default_factory=Counter)
+    extra_cards: Counter[str] = field(default_factory=Counter)
+    agnostic_found: int = 0
+    labelled_boxes: int = 0
+    crops_right: int = 0
+    seconds: float = 0.0
+
+    def add(
+        self, name: str, predictions: Detections, kept: Detections, reading: PhotoReading, labels: Detections
+    ) -> None:
+        """One photo: its readings down to ``MAP_CONF``, those kept, its reading and its labels."""
+        self.predictions.append(predictions)
+        self.labels.append(labels)
+        labelled, read = set(labels.codes), {card.card for card in reading.cards}
+        hits = labelled & read
+        flagged = [card.card for card in reading.cards if card.to_check]
+        self.missed_cards.update(labelled - read)
+        self.extra_cards.update(read - labelled)
         found, photo_confusions = _agnostic_matches(kept, labels)
-        confusions.update(photo_confusions)
-        agnostic_found += found
-        labelled_boxes += len(labels)
-        photos.append(
+        self.confusions.update(photo_confusions)
+        self.agnostic_found += found
+        self.labelled_boxes += len(labels)
+        self.photos.append(
             {
-                "image": image_path.name,
+                "image": name,
                 "cards_labelled": len(labelled),
                 "cards_read": len(read),
                 "cards_right": len(hits),
@@ -125,32 +143,27 @@ def evaluate_folder(
                 "card_checks": [(round(c.confidence, 4), c.card in labelled, c.to_check) for c in reading.cards],
             }
         )
-        if save_annotated:
-            save(Path(save_annotated) / f"{image_path.stem}.jpg", image.pixels, reading, image.to_original, labels)
 
-    total_right = sum(p["cards_right"] for p in photos)
-    return {
-        "folder": str(folder),
-        "imgsz": imgsz,
-        "tiles": tiles,
-        "conf": conf,
-        "model": MODEL_LAYOUT,
-        "model_file": settings.detector.weights.name,
-        "photos": photos,
-        "n_photos": len(photos),
-        "card_recall": _ratio(total_right, sum(p["cards_labelled"] for p in photos)),
-        "card_precision": _ratio(total_right, sum(p["cards_read"] for p in photos)),
-        "photos_exact": sum(p["exact"] for p in photos),
-        "map50": mean_average_precision(all_predictions, all_labels),
-        "agnostic_map50": mean_average_precision(all_predictions, all_labels, class_agnostic=True),
-        "box_recall_agnostic": _ratio(agnostic_found, labelled_boxes),
-        # the classifier alone, on crops around the labelled index boxes (two-stage models)
-        "classifier_accuracy_on_labelled_boxes": _ratio(crops_right, labelled_boxes),
-        "confusions": [{"labelled": a, "read": b, "count": n} for (a, b), n in confusions.most_common(10)],
-        "most_missed": [{"card": c, "count": n} for c, n in missed_cards.most_common(10)],
-        "most_extra": [{"card": c, "count": n} for c, n in extra_cards.most_common(10)],
-        "seconds_per_photo": round(seconds / len(photos), 3),
-    }
+    def summary(self) -> dict[str, Any]:
+        """The folder's numbers."""
+        photos = self.photos
+        total_right = sum(p["cards_right"] for p in photos)
+        return {
+            "photos": photos,
+            "n_photos": len(photos),
+            "card_recall": _ratio(total_right, sum(p["cards_labelled"] for p in photos)),
+            "card_precision": _ratio(total_right, sum(p["cards_read"] for p in photos)),
+            "photos_exact": sum(p["exact"] for p in photos),
+            "map50": mean_average_precision(self.predictions, self.labels),
+            "agnostic_map50": mean_average_precision(self.predictions, self.labels, class_agnostic=True),
+            "box_recall_agnostic": _ratio(self.agnostic_found, self.labelled_boxes),
+            # the classifier alone, on crops around the labelled index boxes
+            "classifier_accuracy_on_labelled_boxes": _ratio(self.crops_right, self.labelled_boxes),
+            "confusions": [{"labelled": a, "read": b, "count": n} for (a, b), n in self.confusions.most_common(10)],
+            "most_missed": [{"card": c, "count": n} for c, n in self.missed_cards.most_common(10)],
+            "most_extra": [{"card": c, "count": n} for c, n in self.extra_cards.most_common(10)],
+            "seconds_per_photo": round(self.seconds / len(photos), 3),
+        }
 
 
 def check_eval_folder(folder: Path) -> list[Path]:

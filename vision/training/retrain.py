@@ -755,6 +755,7 @@ def make_candidate(
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    """Register ``ginscore retrain``."""
     parser = commands.add_parser(
         "retrain",
         help="fine-tune the models on fresh scenes, taught decks and corrected photos (CPU)",
