@@ -74,13 +74,22 @@ class Recognition:
 def run_steps(steps: Sequence[Step], context: ReadingContext, tiles: int = 1) -> Detections:
     """Run a reading's steps in order; the box steps on each of ``tiles`` x ``tiles`` tiles (``boxes_of_tiles``).
     Returns the boxes, in the photo's pixels (``context.image_to_photo``); the reading is ``context.reading``."""
-    first_card_step = list(steps).index(FIRST_CARD_STEP) if FIRST_CARD_STEP in steps else len(steps)
-    box_steps, card_steps = steps[:first_card_step], steps[first_card_step:]
-    detections = boxes_of_tiles(box_steps, context, tiles) if tiles > 1 else run_box_steps(box_steps, context)
-    detections = detections.scaled(context.image_to_photo)
+    box_steps, card_steps = split_steps(steps)
+    detections = boxes_read(box_steps, context, tiles).scaled(context.image_to_photo)
     for step in card_steps:
         detections = step(detections, context)
     return detections
+
+
+def split_steps(steps: Sequence[Step]) -> tuple[Sequence[Step], Sequence[Step]]:
+    """The box steps of a line of steps, and its card steps (from ``FIRST_CARD_STEP`` on)."""
+    first_card_step = list(steps).index(FIRST_CARD_STEP) if FIRST_CARD_STEP in steps else len(steps)
+    return steps[:first_card_step], steps[first_card_step:]
+
+
+def boxes_read(box_steps: Sequence[Step], context: ReadingContext, tiles: int = 1) -> Detections:
+    """The boxes the box steps find in ``context.pixels``, read whole or as ``tiles`` x ``tiles`` tiles."""
+    return boxes_of_tiles(box_steps, context, tiles) if tiles > 1 else run_box_steps(box_steps, context)
 
 
 def run_box_steps(steps: Sequence[Step], context: ReadingContext) -> Detections:
@@ -132,7 +141,7 @@ def reading_from_detections(
     settings = ModelSettings(decision=decision or DecisionSettings())
     no_pixels = np.zeros((0, 0, 3), dtype=np.uint8)
     context = reading_context(None, no_pixels, settings=settings, image_size=image_size, single_spread=single_spread)
-    for step in SPREAD_STEPS[SPREAD_STEPS.index(FIRST_CARD_STEP) :]:
+    for step in split_steps(SPREAD_STEPS)[1]:
         detections = step(detections, context)
     return context.reading
 
@@ -268,5 +277,4 @@ def detect(
         detector, pixels, mode, settings=settings, imgsz=imgsz, conf=conf, proposal_conf=proposal_conf
     )
     context.rotations, context.memory = rotations or context.rotations, memory
-    box_steps = steps[: steps.index(FIRST_CARD_STEP)]
-    return boxes_of_tiles(box_steps, context, tiles) if tiles > 1 else run_box_steps(box_steps, context)
+    return boxes_read(split_steps(steps)[0], context, tiles)
