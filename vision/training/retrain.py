@@ -467,9 +467,8 @@ def running_pid(folder: Path) -> int | None:
     return pid
 
 
-def retrain(config: RetrainConfig) -> dict[str, Any]:
-    """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
-
+def check_config(config: RetrainConfig) -> None:
+    """``RetrainError`` saying which option is out of range, and what to give."""
     if not 0 < config.hours <= 24:
         raise RetrainError(f"--hours {config.hours}: give a budget above 0 and at most 24 (e.g. 0.5)")
     if config.part not in ("auto", "classifier", "detector", "both"):
@@ -480,6 +479,25 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         raise RetrainError(f"--distill {config.distill}: give a weight from 0 (off) to 100, e.g. 1")
     if not 0 < config.step <= 1:
         raise RetrainError(f"--step {config.step}: give a fraction above 0 and at most 1, e.g. 0.5")
+
+
+def planned_stages(
+    config: RetrainConfig, parts: tuple[str, ...], scenes: int, hours_detector: float, hours_classifier: float
+) -> list[tuple[str, float]]:
+    """The retrain's stages and the minutes each is expected to take (the progress bar's plan)."""
+    train_minutes = config.hours * 60
+    render_minutes = scenes / 600 + 0.2
+    if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
+        render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
+    stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", render_minutes)]
+    stages += [("train detector", hours_detector * 60)] if hours_detector else []
+    stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
+    return stages + [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
+
+
+def retrain(config: RetrainConfig) -> dict[str, Any]:
+    """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
+    check_config(config)
     models_dir = Path(config.models_dir)
     try:
         settings = read_model_settings(models_dir)
@@ -503,14 +521,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         scenes = config.scenes or int(min(20000, max(200, SCENES_PER_HOUR * config.hours)))
         hours_detector = config.hours * (DETECTOR_SHARE if len(parts) == 2 else 1.0) if "detector" in parts else 0.0
         hours_classifier = config.hours - hours_detector if "classifier" in parts else 0.0
-        train_minutes = config.hours * 60
-        render_minutes = scenes / 600 + 0.2
-        if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
-            render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
-        stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", render_minutes)]
-        stages += [("train detector", hours_detector * 60)] if hours_detector else []
-        stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
-        stages += [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
+        stages = planned_stages(config, parts, scenes, hours_detector, hours_classifier)
         progress = Progress(stages, status_path, config.progress_bar)
         timings: dict[str, float] = {}
         cache = folder / "measurements.json"
