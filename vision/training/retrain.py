@@ -495,6 +495,75 @@ def planned_stages(
     return stages + [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
 
 
+def _train_detector(
+    config: RetrainConfig, data: Path, runs: Path, models_dir: Path, hours: float, progress: Progress
+) -> Path:
+    """The detector fine-tuned on the rendered data for ``hours``, from the installed one."""
+    installed = read_settings_document(models_dir).get("detector", {}).get("weights", DETECTOR_FILE)
+    return train.train_detector(
+        data / "data.yaml",
+        epochs=100,
+        imgsz=config.imgsz,
+        batch=config.batch,
+        device="cpu",
+        hours=hours,
+        weights=str(models_dir / installed),
+        workers=min(2, config.workers),
+        project=runs,
+        name="detector",
+        models_dir=models_dir,
+        callbacks=_progress_callbacks(progress, hours, "detector"),
+    )
+
+
+def _train_classifiers(
+    config: RetrainConfig,
+    data: Path,
+    runs: Path,
+    models_dir: Path,
+    partners: tuple[Path, ...],
+    hours: float,
+    progress: Progress,
+) -> tuple[Path, dict[str, Path]]:
+    """The main classifier and each of ``partners`` fine-tuned on the rendered crops, in equal shares of
+    ``hours``: the main one's best weights, and each partner's by its file name.
+
+    --partners (default): every classifier that reads the crops learns the taught decks: the main one alone is
+    outvoted by partners that never saw them. --distill holds each to what it read before, so the three drift
+    less on other decks (docs/experiments/reading-settings-history.md)."""
+    runs_count = 1 + len(partners)
+    share = hours / runs_count
+    swapped = runs / "crops-bgr"  # one copy with red and blue swapped, shared by the runs
+    main: Path | None = None
+    trained_partners: dict[str, Path] = {}
+    for k, start in enumerate((None, *partners)):
+        what = "classifier" if start is None else f"partner classifier {k} of {len(partners)}"
+        best = train.train_classifier(
+            data / "crops",
+            epochs=100,
+            device="cpu",
+            hours=share,
+            workers=min(2, config.workers),
+            project=runs,
+            name="classifier" if start is None else f"partner-{k}",
+            models_dir=models_dir,
+            batch=max(config.batch, 64),
+            callbacks=_progress_callbacks(progress, share, what, k / runs_count, 1 / runs_count),
+            lr0=RETRAIN_CLASSIFIER_LR0,
+            weights=None if start is None else str(start),
+            keep_classes=start is not None,
+            swapped_crops=swapped,
+            distill=config.distill,
+            step=config.step,
+        )
+        if start is None:
+            main = best
+        else:
+            trained_partners[start.name] = best
+    assert main is not None  # the main classifier is trained first
+    return main, trained_partners
+
+
 def retrain(config: RetrainConfig) -> dict[str, Any]:
     """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
     check_config(config)
@@ -558,60 +627,17 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         if "detector" in parts:
             progress.begin("train detector", "fine-tuning the detector")
             t = time.time()
-            trained["detector"] = train.train_detector(
-                data / "data.yaml",
-                epochs=100,
-                imgsz=config.imgsz,
-                batch=config.batch,
-                device="cpu",
-                hours=hours_detector,
-                weights=str(
-                    models_dir / read_settings_document(models_dir).get("detector", {}).get("weights", DETECTOR_FILE)
-                ),
-                workers=min(2, config.workers),
-                project=runs,
-                name="detector",
-                models_dir=models_dir,
-                callbacks=_progress_callbacks(progress, hours_detector, "detector"),
-            )
+            trained["detector"] = _train_detector(config, data, runs, models_dir, hours_detector, progress)
             timings["train_detector_min"] = (time.time() - t) / 60
         channels = None
         trained_partners: dict[str, Path] = {}
         if "classifier" in parts:
-            # --partners (default): every classifier that reads the crops learns the taught decks, each in an equal
-            # share of the time: the main one alone is outvoted by partners that never saw them.
-            # --distill holds each to what it read before, so the three drift less on other decks
-            # (docs/experiments/reading-settings-history.md)
             partners = settings.classifiers.partners if config.partners else ()
-            runs_count = 1 + len(partners)
-            share = hours_classifier / runs_count
             progress.begin("train classifier", "fine-tuning the classifier" + ("s" if partners else ""))
             t = time.time()
-            swapped = runs / "crops-bgr"  # one copy with red and blue swapped, shared by the runs
-            for k, start in enumerate((None, *partners)):
-                what = "classifier" if start is None else f"partner classifier {k} of {len(partners)}"
-                best = train.train_classifier(
-                    data / "crops",
-                    epochs=100,
-                    device="cpu",
-                    hours=share,
-                    workers=min(2, config.workers),
-                    project=runs,
-                    name="classifier" if start is None else f"partner-{k}",
-                    models_dir=models_dir,
-                    batch=max(config.batch, 64),
-                    callbacks=_progress_callbacks(progress, share, what, k / runs_count, 1 / runs_count),
-                    lr0=RETRAIN_CLASSIFIER_LR0,
-                    weights=None if start is None else str(start),
-                    keep_classes=start is not None,
-                    swapped_crops=swapped,
-                    distill=config.distill,
-                    step=config.step,
-                )
-                if start is None:
-                    trained["classifier"] = best
-                else:
-                    trained_partners[start.name] = best
+            trained["classifier"], trained_partners = _train_classifiers(
+                config, data, runs, models_dir, partners, hours_classifier, progress
+            )
             channels, _, _ = train.classifier_channel_order(trained["classifier"], data / "crops" / "val")
             timings["train_classifier_min"] = (time.time() - t) / 60
 
