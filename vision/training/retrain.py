@@ -29,7 +29,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -500,20 +500,20 @@ def _train_detector(
 ) -> Path:
     """The detector fine-tuned on the rendered data for ``hours``, from the installed one."""
     installed = read_settings_document(models_dir).get("detector", {}).get("weights", DETECTOR_FILE)
-    return train.train_detector(
-        data / "data.yaml",
+    run = train.TrainRun(
         epochs=100,
         imgsz=config.imgsz,
         batch=config.batch,
+        name="detector",
         device="cpu",
         hours=hours,
         weights=str(models_dir / installed),
         workers=min(2, config.workers),
         project=runs,
-        name="detector",
         models_dir=models_dir,
         callbacks=_progress_callbacks(progress, hours, "detector"),
     )
+    return train.train_detector(data / "data.yaml", run)
 
 
 def _train_classifiers(
@@ -538,19 +538,23 @@ def _train_classifiers(
     trained_partners: dict[str, Path] = {}
     for k, start in enumerate((None, *partners)):
         what = "classifier" if start is None else f"partner classifier {k} of {len(partners)}"
-        best = train.train_classifier(
-            data / "crops",
+        run = replace(
+            train.CLASSIFIER_RUN,
             epochs=100,
+            batch=max(config.batch, 64),
+            name="classifier" if start is None else f"partner-{k}",
             device="cpu",
             hours=share,
+            weights=None if start is None else str(start),
             workers=min(2, config.workers),
             project=runs,
-            name="classifier" if start is None else f"partner-{k}",
             models_dir=models_dir,
-            batch=max(config.batch, 64),
             callbacks=_progress_callbacks(progress, share, what, k / runs_count, 1 / runs_count),
+        )
+        best = train.train_classifier(
+            data / "crops",
+            run,
             lr0=RETRAIN_CLASSIFIER_LR0,
-            weights=None if start is None else str(start),
             keep_classes=start is not None,
             swapped_crops=swapped,
             distill=config.distill,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,51 +77,59 @@ def _start_weights(explicit: str | None, shipped: Path, scratch_yaml: str) -> st
     return str(shipped) if shipped.exists() else scratch_yaml
 
 
-def train_detector(
-    data_yaml: Path,
-    *,
-    epochs: int = 30,
-    imgsz: int = 640,
-    batch: int = 16,
-    device: str | None = None,
-    hours: float | None = None,
-    weights: str | None = None,
-    workers: int = 2,
-    cache: bool | str = False,
-    project: Path = Path("runs"),
-    name: str = "detector",
-    resume: bool = False,
-    models_dir: Path = MODELS_DIR,
-    callbacks: dict | None = None,
-) -> Path:
+@dataclass(frozen=True)
+class TrainRun:
+    """One training run's options, for either model (ultralytics' names; ``hours``: a time budget, ``weights``:
+    the start, default the installed model's; ``callbacks``: ultralytics event name -> function(trainer))."""
+
+    epochs: int
+    imgsz: int
+    batch: int
+    name: str
+    device: str | None = None
+    hours: float | None = None
+    weights: str | None = None
+    workers: int = 2
+    cache: bool | str = False
+    project: Path = Path("runs")
+    resume: bool = False
+    models_dir: Path = MODELS_DIR
+    callbacks: dict | None = None
+
+
+DETECTOR_RUN = TrainRun(epochs=30, imgsz=640, batch=16, name="detector")
+CLASSIFIER_RUN = TrainRun(epochs=20, imgsz=CROP_SIZE, batch=128, name="classifier")
+
+
+def train_detector(data_yaml: Path, run: TrainRun = DETECTOR_RUN) -> Path:
     """Train the one-class corner-index detector; returns the best weights of the run.
 
     From scratch: SGD lr 0.01 with a short warm-up. Fine-tuning trained weights: lr 0.002 and no
     warm-up (the warm-up's high bias learning rate shakes a trained head).
 
-    ``callbacks``: ultralytics event name -> function(trainer), e.g. a progress bar (``ginscore retrain``)."""
+    ``run.callbacks``: e.g. a progress bar (``ginscore retrain``)."""
     prepare_ultralytics()
     from ultralytics import YOLO
 
-    device = _prepare_device(device)
-    run_dir = project / name
-    if resume:
+    device = _prepare_device(run.device)
+    run_dir = run.project / run.name
+    if run.resume:
         last = run_dir / "weights" / "last.pt"
         if not last.exists():
             raise FileNotFoundError(f"--resume: no interrupted run at {last}")
         YOLO(str(last)).train(resume=True)
         return run_dir / "weights" / "best.pt"
-    start = _start_weights(weights, models_dir / DETECTOR_FILE, "yolov8n.yaml")
+    start = _start_weights(run.weights, run.models_dir / DETECTOR_FILE, "yolov8n.yaml")
     fine_tuning = start.endswith(".pt")
     model = YOLO(start)
     args = dict(
-        _run_args(model, epochs, imgsz, batch, device, workers, cache, project, name, fine_tuning, hours, callbacks),
+        _run_args(model, run, device, fine_tuning),
         data=str(data_yaml),
         single_cls=True,
         optimizer="SGD",
         lr0=0.002 if fine_tuning else 0.01,
         momentum=0.937,
-        close_mosaic=max(1, epochs // 10),
+        close_mosaic=max(1, run.epochs // 10),
         degrees=0.0,
         mosaic=1.0,
         scale=0.4,
@@ -131,36 +140,23 @@ def train_detector(
     return run_dir / "weights" / "best.pt"
 
 
-def _run_args(
-    model: Any,
-    epochs: int,
-    imgsz: int,
-    batch: int,
-    device: str | None,
-    workers: int,
-    cache: Any,
-    project: Path,
-    name: str,
-    fine_tuning: bool,
-    hours: float | None,
-    callbacks: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """What every training run here gives ultralytics, detector or classifier (``hours``: its time budget),
-    the ``callbacks`` added to ``model``."""
-    for event, function in (callbacks or {}).items():
+def _run_args(model: Any, run: TrainRun, device: str | None, fine_tuning: bool) -> dict[str, Any]:
+    """What every training run here gives ultralytics, detector or classifier, the run's callbacks added to
+    ``model``."""
+    for event, function in (run.callbacks or {}).items():
         model.add_callback(event, function)
     args: dict[str, Any] = dict(
-        epochs=epochs,
-        imgsz=imgsz,
-        batch=batch,
+        epochs=run.epochs,
+        imgsz=run.imgsz,
+        batch=run.batch,
         device=device,
-        workers=workers,
-        cache=cache,
-        project=str(project.resolve()),
-        name=name,
+        workers=run.workers,
+        cache=run.cache,
+        project=str(run.project.resolve()),
+        name=run.name,
         exist_ok=True,
-        nbs=batch,
-        warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
+        nbs=run.batch,
+        warmup_epochs=0.0 if fine_tuning else min(1.0, run.epochs / 10),
         cos_lr=True,
         fliplr=0.0,
         flipud=0.0,
@@ -172,27 +168,15 @@ def _run_args(
         verbose=False,
         patience=100,
     )
-    if hours:
-        args["time"] = hours
+    if run.hours:
+        args["time"] = run.hours
     return args
 
 
 def train_classifier(
     crops_dir: Path,
+    run: TrainRun = CLASSIFIER_RUN,
     *,
-    epochs: int = 20,
-    imgsz: int = CROP_SIZE,
-    batch: int = 128,
-    device: str | None = None,
-    hours: float | None = None,
-    weights: str | None = None,
-    workers: int = 2,
-    cache: bool | str = False,
-    project: Path = Path("runs"),
-    name: str = "classifier",
-    resume: bool = False,
-    models_dir: Path = MODELS_DIR,
-    callbacks: dict | None = None,
     lr0: float | None = None,
     keep_classes: bool = False,
     swapped_crops: Path | None = None,
@@ -215,16 +199,17 @@ def train_classifier(
     prepare_ultralytics()
     from ultralytics import YOLO
 
-    device = _prepare_device(device)
-    if resume:
+    device = _prepare_device(run.device)
+    project, name = run.project, run.name
+    if run.resume:
         last = project / name / "weights" / "last.pt"
         if not last.exists():
             raise FileNotFoundError(f"--resume: no interrupted classifier run at {last}")
         YOLO(str(last), task="classify").train(resume=True)
         return run_dir_best(project / name)
-    start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
+    start = _start_weights(run.weights, run.models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
     fine_tuning = start.endswith(".pt")
-    if fine_tuning and start_channel_order(start, models_dir) == "bgr":
+    if fine_tuning and start_channel_order(start, run.models_dir) == "bgr":
         crops_dir = crops_with_red_and_blue_swapped(crops_dir, swapped_crops or project / f"{name}-crops-bgr")
     if fine_tuning and keep_classes:
         crops_dir = crops_of_classes(crops_dir, classifier_classes(start), project / f"{name}-crops-own-classes")
@@ -232,7 +217,7 @@ def train_classifier(
         start = str(with_classes_of(start, crops_dir / "train", project / f"{name}-start.pt"))
     model = YOLO(start, task="classify")
     args = dict(
-        _run_args(model, epochs, imgsz, batch, device, workers, cache, project, name, fine_tuning, hours, callbacks),
+        _run_args(model, run, device, fine_tuning),
         data=str(crops_dir),
         optimizer="AdamW",
         lr0=lr0 if lr0 is not None else 0.0004 if fine_tuning else 0.002,
@@ -558,35 +543,17 @@ def run_train(args: argparse.Namespace) -> int:
     if args.part in ("classifier", "both") and not (crops / "train").is_dir():
         raise FileNotFoundError(f"{crops}/train not found: make the dataset with 'ginscore synth --crops'")
     detector = classifier = None
+    cache = False if args.cache == "none" else args.cache
+    options = dict(epochs=args.epochs, device=args.device, hours=args.hours, workers=args.workers, cache=cache)
+    where = dict(project=args.project, resume=args.resume, models_dir=args.models_dir)
     if args.part in ("detector", "both"):
-        detector = train_detector(
-            data_yaml,
-            epochs=args.epochs,
-            imgsz=args.imgsz,
-            batch=args.batch,
-            device=args.device,
-            hours=args.hours,
-            weights="yolov8n.yaml" if args.scratch else args.weights,
-            workers=args.workers,
-            project=args.project,
-            resume=args.resume,
-            models_dir=args.models_dir,
-            cache=False if args.cache == "none" else args.cache,
-        )
+        weights = "yolov8n.yaml" if args.scratch else args.weights
+        run = replace(DETECTOR_RUN, imgsz=args.imgsz, batch=args.batch, weights=weights, **options, **where)
+        detector = train_detector(data_yaml, run)
     if args.part in ("classifier", "both"):
-        classifier = train_classifier(
-            crops,
-            epochs=args.epochs,
-            device=args.device,
-            hours=args.hours,
-            weights="yolov8n-cls.yaml" if args.scratch else None,
-            workers=args.workers,
-            project=args.project,
-            models_dir=args.models_dir,
-            batch=max(args.batch, 64),
-            resume=args.resume,
-            cache=False if args.cache == "none" else args.cache,
-        )
+        weights = "yolov8n-cls.yaml" if args.scratch else None
+        run = replace(CLASSIFIER_RUN, batch=max(args.batch, 64), weights=weights, **options, **where)
+        classifier = train_classifier(crops, run)
     channels = None
     if classifier is not None:
         channels, bgr, rgb = classifier_channel_order(classifier, crops / "val")
