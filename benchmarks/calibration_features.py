@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -52,40 +51,32 @@ FEATURE_SETS = {
 def read(out: Path, folders: list[Path]) -> None:
     import cv2
 
-    import vision.detector as detector_module
+    from vision.crop_reading import read_crops
     from vision.detector import load_detector
     from vision.evaluation.calibration import scene_images, scene_label_codes, scene_truth
-    from vision.recognise import recognise
+    from vision.recognise import SPREAD_STEPS, recognise
 
     boxes: dict[tuple[float, ...], dict] = {}
-    last: dict[str, object] = {}
-    decide, one_reading = detector_module.decide_boxes, detector_module.one_reading_per_index
 
-    def deciding(evidence, settings, mode, **options):  # the evidence of every proposed box, kept for the next step
-        last["evidence"], last["decided"] = evidence, decide(evidence, settings, mode, **options)
-        return last["decided"]
-
-    def one_per_index(readings):  # the kept boxes in the order decide_boxes kept them
-        evidence, decided = last["evidence"], last["decided"]
-        for row, box in zip(np.flatnonzero(decided.keep), readings.xyxy, strict=True):
-            p = evidence.probabilities[row]
+    def keep_evidence(detections, context):  # a step after read_crops: the evidence of every box, by its place
+        for row, box in enumerate(detections.xyxy):
+            p = np.concatenate([detections.confidence[row : row + 1], detections.runner_ups[1][row]])
             boxes[tuple(round(float(v), 1) for v in box)] = {
-                "det": float(evidence.scores[row]),
+                "det": float(detections.data["score"][row]),
                 "p1": float(p[0]),
                 "p2": float(p[1]) if len(p) > 1 else 0.0,
-                "none": float(evidence.rejected[row]),
-                "dissent": bool(evidence.dissent is not None and evidence.dissent[row] >= 0),
+                "none": float(detections.data["rejected"][row]),
+                "dissent": bool(detections.data["dissent"][row] >= 0),
                 "w": float(box[2] - box[0]),
                 "h": float(box[3] - box[1]),
             }
-        return one_reading(readings)
+        return detections
 
-    detector_module.decide_boxes, detector_module.one_reading_per_index = deciding, one_per_index
+    at = SPREAD_STEPS.index(read_crops) + 1
+    steps = (*SPREAD_STEPS[:at], keep_evidence, *SPREAD_STEPS[at:])
     shipped = load_detector()
-    raw = shipped.deciding_by(
-        replace(
-            shipped.settings.decision, calibration=(), calibration_curve=(), review_below=0.0, flag_disagreement=True
-        )
+    raw = shipped.settings.replace(
+        decision={"calibration": (), "calibration_curve": (), "review_below": 0.0, "flag_disagreement": True}
     )
     with out.open("w") as lines:
         for folder in folders:
@@ -94,7 +85,8 @@ def read(out: Path, folders: list[Path]) -> None:
                 image = cv2.imread(str(image_path))
                 truth = scene_truth(image_path, codes, (image.shape[1], image.shape[0]))
                 boxes.clear()
-                reading = recognise(image, detector=raw).reading  # 1280-px scenes: read at their own pixels
+                # 1280-px scenes: read at their own pixels
+                reading = recognise(image, detector=shipped, settings=raw, steps=steps).reading
                 sides = [max(b[2] - b[0], b[3] - b[1]) for card in reading.cards for b in card.boxes]
                 for card in reading.cards:
                     row = {

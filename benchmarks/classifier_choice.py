@@ -39,6 +39,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.crop_reading import with_classifiers  # noqa: E402
 from vision.detector import CardIndexDetector, classify_crops, combine_turns, quarter_turns, turned  # noqa: E402
 from vision.evaluation.calibration import (  # noqa: E402
     STRUCTURAL,
@@ -51,7 +52,7 @@ from vision.evaluation.calibration import (  # noqa: E402
     review_numbers,
 )
 from vision.evaluation.evaluate import evaluate_folder, evaluate_rank_folder  # noqa: E402
-from vision.model_settings import read_model_settings  # noqa: E402
+from vision.model_settings import ModelSettings, read_model_settings  # noqa: E402
 
 
 def digest(*arrays: np.ndarray) -> bytes:
@@ -69,21 +70,17 @@ class RememberingDetector(CardIndexDetector):
     def __init__(self, settings: Any, memory: dict) -> None:
         super().__init__(settings)
         self.memory = memory
-        self.names = {id(self._classifier): settings.classifiers.main.name}
-        for path, (partner, _) in zip(settings.classifiers.partners, self._partners, strict=True):
+        self.names = {id(self.classifier): settings.classifiers.main.name}
+        for path, (partner, _) in self.partners.items():
             self.names[id(partner)] = path.name
 
-    def _propose_boxes(self, pixels: np.ndarray, imgsz: int, proposal_conf: float):  # type: ignore[override]
-        key = ("propose", digest(pixels), imgsz, round(proposal_conf, 6))
+    def predict_boxes(self, pixels: np.ndarray, imgsz: int, conf: float) -> tuple[np.ndarray, np.ndarray]:
+        key = ("propose", digest(pixels), imgsz, round(conf, 6))
         if key not in self.memory:
-            self.memory[key] = super()._propose_boxes(pixels, imgsz, proposal_conf)
+            self.memory[key] = super().predict_boxes(pixels, imgsz, conf)
         return self.memory[key]
 
-    def _classify(  # type: ignore[override]
-        self, classifier: Any, crops: list[np.ndarray], rotations: int, only: np.ndarray | None = None
-    ) -> np.ndarray:
-        if only is not None:  # the whole batch's outputs are remembered: a subset is read from them
-            return self._classify(classifier, crops, rotations)[only]
+    def classify(self, classifier: Any, crops: list[np.ndarray], rotations: int) -> np.ndarray:
         batch_key = digest(np.stack(crops))
         readings = []
         for turn in quarter_turns(rotations):
@@ -96,9 +93,11 @@ class RememberingDetector(CardIndexDetector):
         return combine_turns(readings)
 
 
-def measure(detector: CardIndexDetector, args: argparse.Namespace, kinds: frozenset[str]) -> dict[str, Any]:
-    decision = detector.settings.decision
-    fit_cards, check_cards = read_scenes(args.fit, detector), read_scenes(args.check, detector)
+def measure(
+    detector: CardIndexDetector, settings: ModelSettings, args: argparse.Namespace, kinds: frozenset[str]
+) -> dict[str, Any]:
+    decision = settings.decision
+    fit_cards, check_cards = read_scenes(args.fit, detector, settings), read_scenes(args.check, detector, settings)
     calibration = fit_calibration(fit_cards, kinds)
     curve = fit_curve(calibrated_of(fit_cards, calibration, kinds), [o.right for o in fit_cards])
     row: dict[str, Any] = {
@@ -113,9 +112,9 @@ def measure(detector: CardIndexDetector, args: argparse.Namespace, kinds: frozen
             for t in (0.5, 0.7, 0.9)
         },
     }
-    calibrated = detector.deciding_by(replace(decision, calibration=calibration, calibration_curve=curve))
+    calibrated = replace(settings, decision=replace(decision, calibration=calibration, calibration_curve=curve))
     if args.real_val:
-        result = evaluate_folder(args.real_val, detector=calibrated)
+        result = evaluate_folder(args.real_val, detector=detector, settings=calibrated)
         photos = result["photos"]
         row["real_val"] = {
             "right": sum(p["cards_right"] for p in photos),
@@ -126,7 +125,7 @@ def measure(detector: CardIndexDetector, args: argparse.Namespace, kinds: frozen
             "flagged_wrong": sum(p["flagged_wrong"] for p in photos),
         }
     if args.real_clutter:
-        result = evaluate_rank_folder(args.real_clutter, detector=calibrated)
+        result = evaluate_rank_folder(args.real_clutter, detector=detector, settings=calibrated)
         row["real_clutter"] = {
             key: result[key]
             for key in (
@@ -186,7 +185,7 @@ def main() -> int:
                 "partners": [p.name for p in chosen],
                 "rotations": rotations,
                 "partners_below": below,
-                **measure(detector.reading_with(chosen, rotations, below), args, kinds),
+                **measure(detector, with_classifiers(settings, chosen, rotations, below), args, kinds),
             }
             rows.append(row)
             if args.cache:

@@ -2,7 +2,7 @@
 
 The detector is left out: every labelled corner-index box of real-val (the originals, and the zoom x2
 and x3 crops of ``ginscore eval --zoom``) is cropped as the product crops it and read by the models
-folder's classifiers as ``CardIndexDetector.read_boxes`` reads it (``read_crops``). Prints, per variant, how
+folder's classifiers as ``vision.crop_reading.read_boxes`` reads it (``gated_readings``). Prints, per variant, how
 many boxes read as the right card, and lists the wrong ones (photo:labelled->read; ``none``: a crop the
 reject gate turned away as not a card).
 
@@ -24,11 +24,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from engine.cards import CARD_CODES  # noqa: E402
+from vision.crop_reading import gated_readings  # noqa: E402
 from vision.crops import CROP_PADDING, crop_index  # noqa: E402
 from vision.decode import decode_image  # noqa: E402
 from vision.detections import canonical_code, read_yolo_labels  # noqa: E402
 from vision.detector import load_detector  # noqa: E402
 from vision.evaluation.evaluate import check_eval_folder, zoom_variants  # noqa: E402
+from vision.proposals import decode_side  # noqa: E402
 
 REAL_VAL = REPO / "datasets" / "real" / "real-val"
 
@@ -40,9 +42,7 @@ def labelled_boxes(detector) -> dict[str, list[tuple[np.ndarray, np.ndarray, lis
     for path in check_eval_folder(REAL_VAL):
         full = decode_image(path)
         labels = read_yolo_labels(REAL_VAL / "labels" / f"{path.stem}.txt", codes, full.original_size)
-        photo = decode_image(
-            path, max_side=detector.photo_decode_side(detector.settings.detector.imgsz)
-        )  # as the product
+        photo = decode_image(path, max_side=decode_side(detector.settings, detector.settings.detector.imgsz))
         scale = photo.pixels.shape[1] / full.original_size[0]
         variants["original"].append((photo.pixels, labels.xyxy * scale, list(labels.codes), path.stem))
         for zoom in (2, 3):
@@ -68,7 +68,7 @@ def read(detector, pixels: np.ndarray, xyxy: np.ndarray, balance: bool, padding:
         if isolate > 0
         else None
     )
-    card_ids, probabilities = detector.read_crops(crops, isolated)
+    card_ids, probabilities = gated_readings(detector, crops, isolated)
     return [CARD_CODES[int(i)] if p > 0 else "none" for i, p in zip(card_ids[:, 0], probabilities[:, 0], strict=True)]
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 from vision.detections import canonical_code, read_yolo_labels  # noqa: E402
 from vision.detector import load_detector  # noqa: E402
-from vision.recognise import read_photo  # noqa: E402
+from vision.recognise import PHOTO_STEPS, recognise  # noqa: E402
 
 
 def label_codes(folder: Path) -> list[str]:
@@ -52,8 +51,8 @@ def main() -> int:
         print("model.json sets no doubted cards (doubted_proposal_conf); nothing to compare", file=sys.stderr)
         return 2
     readers = {
-        "without": detector.deciding_by(replace(with_doubt.decision, doubted_proposal_conf=0.0)),
-        "with": detector,
+        "without": with_doubt.replace(decision={"doubted_proposal_conf": 0.0}),
+        "with": with_doubt,
     }
     for folder in args.folders:
         codes = label_codes(folder)
@@ -69,7 +68,7 @@ def main() -> int:
             labelled += len(wanted)
             scenes += 1
             for name, reader in readers.items():
-                cards = read_photo(image, detector=reader).cards
+                cards = recognise(image, detector=detector, settings=reader, steps=PHOTO_STEPS).reading.cards
                 tally = totals[name]
                 read = {card.card for card in cards}
                 tally["right"] += len(read & wanted)

@@ -90,17 +90,22 @@ def main() -> int:
     args = parser.parse_args()
 
     from vision.cards import merge_corners
+    from vision.crop_reading import with_classifiers
     from vision.decode import decode_image
-    from vision.detector import load_detector
+    from vision.detector import MODEL_LAYOUT, load_detector
+    from vision.frame_memory import FrameMemories
     from vision.hands import split_hands
+    from vision.proposals import decode_side
+    from vision.recognise import detect
 
     detector = load_detector(args.models)
+    settings = detector.settings
     if args.partners is not None or args.rotations or args.partners_below is not None:
-        chosen = detector.settings.classifiers.partners
+        chosen = settings.classifiers.partners
         if args.partners is not None:
             chosen = tuple(path for path in chosen if path.name in args.partners)
-        detector = detector.reading_with(
-            chosen, args.rotations or detector.settings.classifiers.rotations, args.partners_below
+        settings = with_classifiers(
+            settings, chosen, args.rotations or settings.classifiers.rotations, args.partners_below
         )
     if args.threads:
         import torch
@@ -110,14 +115,14 @@ def main() -> int:
         import vision.detector as detector_module
 
         detector_module.use_all_cores = lambda: None  # keep the requested thread count
-    imgsz = args.imgsz or detector.settings.detector.imgsz
-    webcam_imgsz = args.webcam_imgsz or detector.settings.detector.webcam_imgsz
+    imgsz = args.imgsz or settings.detector.imgsz
+    webcam_imgsz = args.webcam_imgsz or settings.detector.webcam_imgsz
     import torch
 
     print(
-        f"model: {detector.settings.detector.weights.name} ({detector.layout}); photo imgsz {imgsz}, webcam imgsz "
-        f"{webcam_imgsz}; partners {[p.name for p in detector.settings.classifiers.partners]}, "
-        f"{detector.settings.classifiers.rotations} turn(s), asked below {detector.settings.classifiers.partners_below}; torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
+        f"model: {settings.detector.weights.name} ({MODEL_LAYOUT}); photo imgsz {imgsz}, webcam imgsz "
+        f"{webcam_imgsz}; partners {[p.name for p in settings.classifiers.partners]}, "
+        f"{settings.classifiers.rotations} turn(s), asked below {settings.classifiers.partners_below}; torch threads {torch.get_num_threads()}, cores {os.cpu_count()}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
 
@@ -128,8 +133,8 @@ def main() -> int:
     from ultralytics import YOLO
 
     # the baseline: one bare ultralytics predict of the same detector weights on the same pixels
-    bare = YOLO(str(detector.settings.detector.weights), task="detect")
-    bare_conf = detector.settings.detector.proposal_conf
+    bare = YOLO(str(settings.detector.weights), task="detect")
+    bare_conf = settings.detector.proposal_conf
 
     def bare_predict(pixels: np.ndarray, size: int) -> float:
         start = time.perf_counter()
@@ -141,9 +146,9 @@ def main() -> int:
     bare_photo: list[float] = []
     for run in range(args.photos + 1):  # the first run warms up
         t0 = time.perf_counter()
-        image = decode_image(data, max_side=detector.photo_decode_side(imgsz))  # as recognise decodes
+        image = decode_image(data, max_side=decode_side(settings, imgsz))  # as recognise decodes
         t1 = time.perf_counter()
-        detections = detector.detect(image.pixels, imgsz=imgsz).scaled(image.to_original)
+        detections = detect(image.pixels, detector, settings=settings, imgsz=imgsz).scaled(image.to_original)
         t2 = time.perf_counter()
         merged = merge_corners(detections)
         split = split_hands(merged.cards)
@@ -177,23 +182,24 @@ def main() -> int:
     base = webcam_frame()
     for label, shift in (("still table", 0), ("moving table", 4)):
         frames = [camera_frame(np.roll(base, shift * k, axis=1), rng) for k in range(args.frames + 3)]
+        memory = FrameMemories()
         for frame in frames[:3]:
-            detector.detect(frame, imgsz=webcam_imgsz, rotations=1, mode="frame")
+            detect(frame, detector, mode="frame", memory=memory, settings=settings, imgsz=webcam_imgsz, rotations=1)
             bare_predict(frame, webcam_imgsz)
         elapsed = bare_elapsed = 0.0
         for frame in frames[3:]:
             start = time.perf_counter()
             image = decode_image(frame, max_side=webcam_imgsz)
-            detections = detector.detect(image.pixels, imgsz=webcam_imgsz, rotations=1, mode="frame").scaled(
-                image.to_original
-            )  # as read_frame
+            detections = detect(
+                image.pixels, detector, mode="frame", memory=memory, settings=settings, imgsz=webcam_imgsz, rotations=1
+            ).scaled(image.to_original)  # as read_frame
             split_hands(merge_corners(detections).cards)
             elapsed += time.perf_counter() - start
             bare_elapsed += bare_predict(frame, webcam_imgsz)
         print(
             f"webcam 640 x 480, {label}: {args.frames / elapsed:.1f} frames/s ({elapsed / args.frames * 1000:.0f} "
-            f"ms/frame, {len(detections)} boxes in the last frame, of its crops {detector.frame_crops_kept[0]} of "
-            f"{detector.frame_crops_kept[1]} kept their reading); bare ultralytics predict "
+            f"ms/frame, {len(detections)} boxes in the last frame, of its crops {memory.crops_kept[0]} of "
+            f"{memory.crops_kept[1]} kept their reading); bare ultralytics predict "
             f"{bare_elapsed / args.frames * 1000:.0f} ms/frame: {elapsed / bare_elapsed:.2f}x that"
         )
     return 0

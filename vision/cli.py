@@ -29,16 +29,16 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     detect.add_argument("photos", nargs="+", metavar="PHOTO", help="JPEG, PNG, WebP or HEIC photo")
     detect.add_argument("--json", action="store_true", help="print a JSON list, one object per photo")
-    detect.add_argument(
-        "--save-annotated",
-        metavar="DIR",
-        type=Path,
-        help="write each photo with its boxes, codes and confidences drawn into DIR",
-    )
+    add_save_annotated(detect, "DIR", "write each photo with its boxes, codes and confidences drawn into DIR")
     detect.add_argument("--single", action="store_true", help="each photo shows ONE player's spread")
     add_model_options(detect)
     detect.set_defaults(run=run_detect)
+    _add_score(commands)
+    _add_export(commands)
 
+
+def _add_score(commands: argparse._SubParsersAction) -> None:
+    """Register ``ginscore score``."""
     score = commands.add_parser(
         "score",
         help="read a showdown photo and score the hand",
@@ -56,6 +56,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     add_model_options(score)
     score.set_defaults(run=run_score)
 
+
+def _add_export(commands: argparse._SubParsersAction) -> None:
+    """Register ``ginscore export``."""
     export = commands.add_parser(
         "export",
         help="export the detector to ONNX for faster CPU inference",
@@ -65,6 +68,11 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     export.add_argument("--models", metavar="DIR", type=Path, help="folder with the model files (default: models/)")
     export.set_defaults(run=run_export)
+
+
+def add_save_annotated(parser: argparse.ArgumentParser, metavar: str, help_text: str) -> None:
+    """The ``--save-annotated`` option of the commands that read photos."""
+    parser.add_argument("--save-annotated", metavar=metavar, type=Path, help=help_text)
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:

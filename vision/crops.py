@@ -123,8 +123,8 @@ def channel_percentile(crops: np.ndarray, percentile: float) -> np.ndarray:
 def balance_white(crop: np.ndarray) -> np.ndarray:
     """The crop with its colour cast removed: each channel is scaled so that the crop's bright pixels
     (its ``WHITE_PERCENTILE``-th percentile, the card's paper around an index) come out grey, keeping
-    their mean brightness. Under warm or dim light a red index then stays red: on real-val's darkest
-    photo an unbalanced 6d read as 6s and a Kd as Ks (models/MODEL_CARD.md, session 5).
+    their mean brightness. Under warm or dim light a red index then stays red (what it fixed on real-val:
+    docs/experiments/reading-settings-history.md).
 
     >>> tinted = np.dstack([np.full((4, 4), 100), np.full((4, 4), 150), np.full((4, 4), 200)]).astype(np.uint8)
     >>> balance_white(tinted)[0, 0].tolist()

@@ -7,8 +7,8 @@ box. ``class_id`` indexes ``engine.cards.CARD_CODES``, so a class id means the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +27,8 @@ class Detections:
     when a deck's single card is read in two places, the weaker reading may be one of those.
     ``review`` (optional, (N,) of tuples of ``Reason``): why the decision stage wants each box's card
     checked (``vision.decision.decide_boxes``); the cards made of a box carry its reasons on.
+    ``data``: more columns by name, each an array with one row per box (supervision's ``data``): what one
+    step of the reading leaves for a later one (the detector's score, the "not a card" probability, ...).
     """
 
     xyxy: np.ndarray
@@ -35,6 +37,7 @@ class Detections:
     runner_up_id: np.ndarray | None = None
     runner_up_confidence: np.ndarray | None = None
     review: np.ndarray | None = None
+    data: dict[str, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float64).reshape(-1, 4)
@@ -65,6 +68,9 @@ class Detections:
         review = np.empty(len(class_id), dtype=object)
         review[:] = [()] * len(class_id) if self.review is None else [tuple(r) for r in self.review]
         object.__setattr__(self, "review", review)
+        for name, column in self.data.items():
+            if len(column) != len(class_id):
+                raise ValueError(f"Detections data {name!r} has {len(column)} rows for {len(class_id)} boxes")
 
     @classmethod
     def empty(cls) -> Detections:
@@ -109,6 +115,7 @@ class Detections:
             np.concatenate([ids for ids, _ in runner_ups]),
             np.concatenate([confidences for _, confidences in runner_ups]),
             np.concatenate([p.reasons for p in parts]),
+            {name: np.concatenate([p.data[name] for p in parts]) for name in parts[0].data},
         )
 
     def __len__(self) -> int:
@@ -129,6 +136,7 @@ class Detections:
             ("runner_up_id", runner_up_id[index]),
             ("runner_up_confidence", runner_up_confidence[index]),
             ("review", self.reasons[index]),
+            ("data", {name: column[index] for name, column in self.data.items()}),
         ):
             object.__setattr__(subset, name, values)
         return subset
@@ -165,24 +173,16 @@ class Detections:
 
     def scaled(self, factor: float) -> Detections:
         """Boxes multiplied by ``factor`` (map between a resized image and the original)."""
-        return Detections(
-            self.xyxy * factor,
-            self.class_id,
-            self.confidence,
-            self.runner_up_id,
-            self.runner_up_confidence,
-            self.reasons,
-        )
+        return self.with_boxes(self.xyxy * factor)
 
     def shifted(self, dx: float, dy: float) -> Detections:
         """Boxes moved by ``(dx, dy)`` (map a tile's boxes into the whole image)."""
+        return self.with_boxes(self.xyxy + np.array([dx, dy, dx, dy]))
+
+    def with_boxes(self, xyxy: np.ndarray) -> Detections:
+        """The same readings at other boxes (one row per box, in order)."""
         return Detections(
-            self.xyxy + np.array([dx, dy, dx, dy]),
-            self.class_id,
-            self.confidence,
-            self.runner_up_id,
-            self.runner_up_confidence,
-            self.reasons,
+            xyxy, self.class_id, self.confidence, self.runner_up_id, self.runner_up_confidence, self.reasons, self.data
         )
 
     def with_confidence_at_least(self, threshold: float) -> Detections:
@@ -266,3 +266,27 @@ def _intersections(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray
     bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
     intersection = np.prod(np.clip(bottom_right - top_left, 0, None), axis=2)
     return intersection, np.prod(a[:, 2:] - a[:, :2], axis=1), np.prod(b[:, 2:] - b[:, :2], axis=1)
+
+
+def surest_of_overlapping(
+    xyxy: np.ndarray, scores: np.ndarray, iou: float, overlap: Callable[[np.ndarray, np.ndarray], np.ndarray] = box_iou
+) -> np.ndarray:
+    """Greedy class-agnostic non-maximum suppression: the indices (ascending) of the boxes kept when, of
+    boxes overlapping by more than ``iou`` (measured by ``overlap``: ``box_iou``, or ``box_overlap_of_smaller``),
+    only the surest stays.
+
+    >>> surest_of_overlapping(np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 0, 30, 10]]), np.array([0.5, 0.9, 0.1]), 0.5).tolist()
+    [1, 2]
+    """
+    order = np.argsort(-scores, kind="stable")
+    overlaps = overlap(xyxy, xyxy)
+    keep: list[int] = []
+    for i in order:
+        if all(overlaps[i, j] <= iou for j in keep):
+            keep.append(int(i))
+    return np.array(sorted(keep), dtype=np.int64)
+
+
+def suppress_duplicates(detections: Detections, iou: float) -> Detections:
+    """Of boxes overlapping by more than ``iou``, only the surest (class-agnostic non-maximum suppression)."""
+    return detections[surest_of_overlapping(detections.xyxy, detections.confidence, iou)]

@@ -2,7 +2,7 @@
 
 The live view reads up to 10 frames a second of a table that is mostly still. Classifying every corner
 crop again costs more than the detector pass itself (56 crops of a 52-card deal, three classifiers). So in
-frame mode (``vision.detector.CardIndexDetector.detect``) a box keeps the classifiers' reading of the last
+frame mode (step ``remembered_readings``, in place of ``vision.crop_reading.read_crops``) a box keeps the classifiers' reading of the last
 frame when, in this frame:
 
 * it lies where a box of the last frame lay (``SAME_PLACE_IOU``), and
@@ -35,7 +35,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.detections import box_iou
+from vision.crop_reading import CropReadings, crop_readings, with_readings
+from vision.crops import balance_white_all, crop_indices
+from vision.detections import Detections, box_iou
+from vision.steps import ReadingContext
 
 SAME_PLACE_IOU = 0.8
 SAME_CROP_LEVEL = 16.0
@@ -145,3 +148,50 @@ def remembered(
         reuses[old] = memory.reuses[kept[old]] + 1
         read_from[old] = memory.thumbnails[kept[old]]
     return FrameMemory(reader, np.asarray(xyxy, dtype=np.float64), read_from, tuple(readings), reuses)
+
+
+class FrameMemories:
+    """The memory of the last webcam frame read, kept from one frame to the next (one per camera)."""
+
+    def __init__(self) -> None:
+        self.last: FrameMemory | None = None
+
+    @property
+    def crops_kept(self) -> tuple[int, int]:
+        """Of the last frame's crops: how many kept the reading of the frame before, and how many there were."""
+        last = self.last
+        return (int((last.reuses > 0).sum()), len(last.reuses)) if last is not None else (0, 0)
+
+
+def remembered_readings(detections: Detections, context: ReadingContext) -> Detections:
+    """Step (webcam frames): each box's reading, kept from the last frame where its crop looks as it did (the
+    box then the remembered one), read afresh, white-balanced, in one batch otherwise. Every crop is cut,
+    unbalanced, for its thumbnail; on a still table few are read."""
+    if not len(detections):
+        return Detections.empty()
+    memories = context.memory if context.memory is not None else FrameMemories()
+    memory, detector = memories.last, context.models
+    reader = (context.settings.classifiers, context.rotations)
+    xyxy = detections.xyxy
+    places = memory.places(reader, xyxy) if memory is not None else np.full(len(xyxy), -1, dtype=np.int64)
+    where = xyxy.copy()
+    if memory is not None and (places >= 0).any():
+        where[places >= 0] = memory.xyxy[places[places >= 0]]
+    cut = crop_indices(context.pixels, where, size=detector.classifier_imgsz, balance=False)
+    thumbnails = crop_thumbnails(cut)
+    kept = memory.kept_at(places, thumbnails) if memory is not None else places
+    new = np.flatnonzero(kept < 0)
+    moved = new[places[new] >= 0]  # read afresh at this frame's box, not at the remembered one
+    if len(moved):
+        own = crop_indices(context.pixels, xyxy[moved], size=detector.classifier_imgsz, balance=False)
+        for i, crop in zip(moved, own, strict=True):
+            cut[i] = crop
+        thumbnails[moved] = crop_thumbnails([cut[i] for i in moved])
+    boxes = np.where((kept >= 0)[:, None], where, xyxy)  # a kept reading keeps the remembered box
+    crops = list(balance_white_all(np.stack([cut[i] for i in new]))) if len(new) else []
+    isolate = context.settings.classifiers.isolate
+    size = detector.classifier_imgsz
+    isolated = crop_indices(context.pixels, xyxy[new], size=size, isolate=isolate) if isolate > 0 else None
+    fresh = crop_readings(detector, context.settings, crops, isolated, context.rotations)
+    memories.last = remembered(memory, kept, tuple(fresh), reader, boxes, thumbnails)
+    return with_readings(detections.with_boxes(boxes), CropReadings(*memories.last.readings))

@@ -17,7 +17,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from engine.cards import card_label
+from vision.detections import box_iou
 from vision.reading import Box, CardReading, PhotoReading, Reason
 
 SAME_PLACE_OVERLAP = 0.3  # two boxes of two frames are one index when their overlap (IoU) is at least this
@@ -41,16 +44,11 @@ class _Place:
     boxes: list[Box] = field(default_factory=list)
 
 
-def _iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def _overlap(place: _Place, card: CardReading) -> float:
-    return max((_iou(a, b) for a in place.boxes for b in card.boxes), default=0.0)
+    """The largest overlap (IoU) of a box of the place with a box of the card."""
+    if not place.boxes or not card.boxes:
+        return 0.0
+    return float(box_iou(np.array(place.boxes), np.array(card.boxes)).max())
 
 
 def _places(readings: Sequence[PhotoReading]) -> list[_Place]:

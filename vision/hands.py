@@ -14,12 +14,14 @@ give values near 1; a table of evenly strewn cards gives 0, and the app should a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from vision.cards import card_center
+from vision.detections import Detections
 from vision.reading import CardReading
+from vision.steps import ReadingContext
 
 HORIZONTAL = "horizontal"  # the cut is a horizontal line: players at the top and bottom
 VERTICAL = "vertical"  # the cut is a vertical line: players on the left and right
@@ -80,3 +82,11 @@ def _two_means_cut(values: np.ndarray) -> tuple[np.ndarray, float, float]:
     mask = np.zeros(n, dtype=bool)
     mask[order[:best_k]] = True
     return mask, clarity, gap
+
+
+def split_spreads(detections: Detections, context: ReadingContext) -> Detections:
+    """Step: the reading's cards split into the two players' spreads (one spread: all in the first)."""
+    reading = context.reading
+    split = one_spread(reading.cards) if context.single_spread else split_hands(reading.cards)
+    context.reading = replace(reading, hands=split.hands, split_axis=split.axis, split_confidence=split.confidence)
+    return detections

@@ -1,6 +1,6 @@
 """``models/model.json``: the reader's model files and settings, in one typed schema.
 
-The file has four sections, each a frozen dataclass below with one default per setting::
+The file has five sections, each a frozen dataclass below with one default per setting::
 
     {
       "detector":    {"weights": "card_index_detector.pt", "imgsz": 1024, "webcam_imgsz": 640,
@@ -9,6 +9,7 @@ The file has four sections, each a frozen dataclass below with one default per s
                       "channels": "bgr", "rotations": 4, "isolate": 0.0},
       "decision":    {"conf": 0.25, "detector_weight": 0.5, "reject_gate": 0.15, "review_below": 0.5, ...},
       "passes":      {"close_up_imgsz": 416, "close_up_index_px": 60, "far_imgsz": 1600, ...},
+      "corners":     {"same_card_span": [1.0, 7.0], "unsure_corner": 0.5, ...},
       "updated": "2026-12-01 04:50"
     }
 
@@ -54,6 +55,12 @@ class DetectorSettings:
     imgsz: int = 1024  # photos: real-val index boxes are 15-65 px at this size
     webcam_imgsz: int = 640  # webcam frames (640 x 480) at their own size
     proposal_conf: float = 0.1  # the detector's own threshold for boxes sent to the classifiers
+    max_boxes: int = 300  # the most boxes one pass of the detector proposes
+    # an image the detector reads at less than this fraction of its size is first shrunk by area averaging
+    # (ultralytics' letterbox resizes linearly, which aliases fine print when it shrinks by more than ~1.5)
+    area_shrink_below: float = 0.67
+    tile_overlap: float = 0.2  # a photo read in tiles: neighbouring tiles share this fraction of a tile
+    tile_edge_margin: float = 2.0  # ... and a box within this many pixels of an inner tile edge is cut by it
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,7 @@ class ClassifierSettings:
     # the main classifier reads crops with everything beyond this margin (a fraction of the crop side)
     # outside the index box painted as paper (``vision.crops.isolate_box``); 0: plain crops
     isolate: float = 0.0
+    runner_ups: int = 4  # the next-best cards kept per box (vision/cards.py reads duplicates as them)
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ class DecisionSettings:
     # card" gate only from doubted_reject_gate; between the two gates it is kept, flagged. 0: off
     doubted_proposal_conf: float = 0.0
     doubted_reject_gate: float = 1.0
-    # the calibration of a card's confidence, (a, b, c, d) of ``vision.decision.calibrated_confidence``,
+    # the calibration of a card's confidence, (a, b, c, d) of ``vision.review.calibrated_confidence``,
     # fitted on rendered held-out scenes (``ginscore calibrate``); empty: the raw confidence
     calibration: tuple[float, ...] = field(
         default=(), metadata={"length_fits": lambda n: n in (0, 4), "length_words": "four numbers (or none)"}
@@ -104,6 +112,8 @@ class DecisionSettings:
     )
     # a card that one crop classifier reads as another card than the combined reading is flagged
     flag_disagreement: bool = False
+    # of readings overlapping by more than this (IoU), only the surest: one index, one reading
+    one_index_iou: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,37 @@ class PassSettings:
     close_up_min_boxes: int = 4  # ... or when the first pass proposes fewer boxes than this
     far_imgsz: int = 0  # a larger pass when the indices are small (the table from a chair); 0: none
     far_index_px: float = 20.0  # median index side (at imgsz) below which the far pass runs
+    # boxes of the two passes overlapping by more than this (IoU) are one box, the surer kept before the
+    # classifiers read them (docs/experiments/reading-settings-history.md: why not 0.5)
+    merge_iou: float = 0.7
+
+
+def _span(words: str) -> Any:
+    """A field of two numbers, low and high (model.json: a list of two)."""
+    return {"length_fits": lambda n: n == 2, "length_words": f"two numbers ({words})"}
+
+
+@dataclass(frozen=True)
+class CornerSettings:
+    """How corner boxes become cards (``vision.cards``); distances in index-box long sides."""
+
+    # boxes read as one code this far apart (low, high) can be one card's two corners; nearer, they are two
+    # indices side by side (unless one index seen twice)
+    same_card_span: tuple[float, ...] = field(default=(1.0, 7.0), metadata=_span("low, high"))
+    # two boxes are one index seen twice when this much of the smaller lies inside the larger ...
+    same_index_overlap: float = 0.5
+    same_index_span: float = 0.3  # ... or their centres lie nearer than this
+    # a card read at three or more places, the least sure below this, is flagged (unless the deck prints four)
+    unsure_corner: float = 0.5
+    min_runner_up_confidence: float = 0.1  # a weaker duplicate becomes its runner-up card from this sure
+    runner_up_floor: float = 0.05  # a card's runner-ups: the other cards its boxes show at least this surely
+    # two one-corner readings of two codes are one card's two corners at this distance (low, high) ...
+    disagreeing_corner_span: tuple[float, ...] = field(default=(3.0, 6.0), metadata=_span("low, high"))
+    # ... with boxes of about one size (the ratio of their sizes, low, high) ...
+    disagreeing_corner_sizes: tuple[float, ...] = field(default=(0.67, 1.5), metadata=_span("low, high"))
+    diagonal_share: float = 0.35  # ... offset along both sides by at least this share of the distance ...
+    face_radius: float = 0.75  # ... and no other index within this share of it from their midpoint
+    typical_diagonal: float = 4.2  # of several such pairs, those nearest this distance first
 
 
 @dataclass(frozen=True)
@@ -125,6 +166,7 @@ class ModelSettings:
     classifiers: ClassifierSettings = field(default_factory=ClassifierSettings)
     decision: DecisionSettings = field(default_factory=DecisionSettings)
     passes: PassSettings = field(default_factory=PassSettings)
+    corners: CornerSettings = field(default_factory=CornerSettings)
     updated: str = ""
 
     def replace(self, **sections: dict[str, Any]) -> ModelSettings:
@@ -138,6 +180,7 @@ SECTIONS: dict[str, type] = {
     "classifiers": ClassifierSettings,
     "decision": DecisionSettings,
     "passes": PassSettings,
+    "corners": CornerSettings,
 }
 TOP_LEVEL_KEYS = (*SECTIONS, "updated")
 FILE_FIELDS = {("detector", "weights"), ("classifiers", "main"), ("classifiers", "partners")}

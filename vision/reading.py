@@ -30,7 +30,7 @@ REASON_KINDS = {
     "frames_disagree": "the camera's frames of a still table read the card differently, or not in all of them",
 }
 # Kinds that earlier versions gave and stored readings may still carry: read back, never given now
-# (session 13: as flags they were as common on right cards as on wrong ones; docs/experiments).
+# (as flags they were as common on right cards as on wrong ones: docs/experiments/reading-settings-history.md).
 RETIRED_REASON_KINDS = {
     "weak_box": "the detector barely found the index; the classifiers read it surely (the second way in)",
     "seen_twice": "one card seen in places that cannot be one card",

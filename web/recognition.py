@@ -3,26 +3,23 @@
 Every photo (upload, API, webcam capture) goes through ``check_image`` (vision's one photo check,
 ``vision.decode.check_photo``: the header only, size, pixel count, format), then ``bounded_copy`` (one decode, at a reduced scale for JPEG, to the JPEG
 the app keeps and shows; truncated files fail here) and then ``recognise_photo`` on that copy's pixels,
-which calls ``vision.recognise.read_photo`` under a process-wide lock: one loaded model per
-process, one inference at a time (the CPU has few cores; parallel inferences only thrash).
+which calls ``vision.recognise.read_photo`` under the models' one lock (``vision.detector.MODEL_LOCK``):
+one loaded model per process, one inference at a time (the CPU has few cores; parallel inferences only thrash).
 """
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING
 
 from engine import MOST_CARDS_IN_A_SHOWDOWN
 from vision.decode import BoundedJpeg, PhotoHeader, PhotoSource, bounded_jpeg, check_photo
-from vision.detector import CardIndexDetector, load_detector
+from vision.detector import MODEL_LOCK, CardIndexDetector, load_detector
 from vision.model_settings import ModelError
 from vision.reading import ImageError, PhotoReading
 from vision.recognise import read_frame, read_photo, recognise, still_table_reading
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
-
-MODEL_LOCK = threading.Lock()
 
 
 def check_image(data: bytes, max_pixels: int) -> PhotoHeader:

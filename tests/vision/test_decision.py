@@ -9,11 +9,13 @@ import pytest
 from card_layout import corner_boxes, detections, spread
 
 from vision.cards import merge_corners
-from vision.decision import FRAME, PHOTO, BoxEvidence, calibrated_confidence, check_mode, decide_boxes, showdown_review
+from vision.decision import BoxEvidence, decide_boxes
 from vision.detections import Detections
 from vision.model_settings import DecisionSettings
 from vision.reading import CardReading, PhotoReading, Reason
 from vision.recognise import reading_from_detections
+from vision.review import calibrated_confidence, showdown_review
+from vision.steps import FRAME, PHOTO, check_mode
 
 DOUBTED = Reason("not_a_card", "a classifier says this may not be a card (40% sure)")
 

@@ -1,7 +1,7 @@
-"""The detector edge: model folders, both model layouts, tiling, and nothing of ultralytics leaking out.
+"""The detector edge: model folders, the model layout, tiling, and nothing of ultralytics leaking out.
 
 The models here are built untrained from ultralytics' bundled architecture files (nothing is
-downloaded): their boxes are noise, but they run the real code paths of both layouts.
+downloaded): their boxes are noise, but they run the real code paths of the layout.
 """
 
 import itertools
@@ -13,19 +13,18 @@ import numpy as np
 import pytest
 
 from engine.cards import CARD_CODES
-from vision.detections import Detections
-from vision.detector import (
-    PASS_MERGE_IOU,
-    CardIndexDetector,
-    _tile_spans,
-    merge_proposals,
-    one_reading_per_index,
-    suppress_duplicates,
-)
-from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, ModelError, read_model_settings
+from vision.crop_reading import crop_readings, crops_of, gated_readings, read_boxes, with_classifiers
+from vision.decision import one_reading_per_index
+from vision.detections import Detections, suppress_duplicates
+from vision.detector import CardIndexDetector
+from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, ModelError, ModelSettings, read_model_settings
 from vision.paths import DEFAULT_MODELS_DIR
+from vision.proposals import second_pass
 from vision.reading import PhotoReading
-from vision.recognise import recognise
+from vision.recognise import boxes_of_tiles, detect, recognise, tile_spans
+from vision.steps import ReadingContext
+
+TILE_OVERLAP = ModelSettings().detector.tile_overlap
 
 
 def build_untrained(folder, detector_names, classifier_names=None):
@@ -80,9 +79,8 @@ def photo(seed=0):
     return rng.integers(0, 255, (600, 800, 3), dtype=np.uint8)
 
 
-@pytest.mark.parametrize("layout", ["52", "two-stage"])
-def test_both_layouts_read_a_photo_into_cards_with_valid_codes_and_boxes(model_folders, layout):
-    detector = CardIndexDetector(read_model_settings(model_folders[layout]))
+def test_the_two_stage_layout_reads_a_photo_into_cards_with_valid_codes_and_boxes(model_folders):
+    detector = CardIndexDetector(read_model_settings(model_folders["two-stage"]))
     recognition = recognise(photo(), detector=detector, conf=1e-6, imgsz=320)
     detections = recognition.detections
     assert type(detections) is Detections and len(detections) > 0, "an untrained model at conf 1e-6 finds noise"
@@ -96,8 +94,12 @@ def test_both_layouts_read_a_photo_into_cards_with_valid_codes_and_boxes(model_f
 
 def test_classifier_names_are_mapped_by_code_not_position(model_folders):
     detector = CardIndexDetector(read_model_settings(model_folders["two-stage"]))
-    assert detector.layout == "index detector + classifier"
-    assert detector._classifier_card_ids == [CARD_CODES.index(c) for c in CARD_CODES[::-1]]
+    assert detector.classifier_card_ids.tolist() == [CARD_CODES.index(c) for c in CARD_CODES[::-1]]
+
+
+def test_a_52_class_detector_is_refused_with_what_to_use_instead(model_folders):
+    with pytest.raises(ModelError, match="one-class detector"):
+        CardIndexDetector(read_model_settings(model_folders["52"]))
 
 
 def test_a_model_whose_classes_are_not_cards_is_refused(model_folders):
@@ -152,7 +154,7 @@ def test_the_shipped_reader_loads_every_partner_classifier_it_names_and_a_retrai
     assert names, "the shipped reader has partner classifiers"
     settings = read_model_settings(DEFAULT_MODELS_DIR)
     assert [p.name for p in settings.classifiers.partners] == names
-    assert len(CardIndexDetector(settings)._partners) == len(names)
+    assert len(CardIndexDetector(settings).partners) == len(names)
     from vision.training.retrain import model_files
 
     assert set(names) <= set(model_files(DEFAULT_MODELS_DIR)), "a retrain's rollback must keep every partner"
@@ -175,7 +177,7 @@ def test_an_up_to_date_onnx_export_is_preferred_and_a_stale_one_ignored(tmp_path
 
 
 def test_tiles_cover_the_image_and_overlap():
-    spans = _tile_spans(1000, 3)
+    spans = tile_spans(1000, 3, TILE_OVERLAP)
     assert spans[0][0] == 0 and spans[-1][1] == 1000
     assert all(a[1] > b[0] for a, b in itertools.pairwise(spans)), "neighbours overlap"
 
@@ -189,7 +191,7 @@ def test_duplicate_boxes_across_tiles_keep_the_surest():
             ("Ah", (100, 100, 120, 140), 0.3),
         ]
     )
-    kept = suppress_duplicates(found)
+    kept = suppress_duplicates(found, 0.5)
     assert sorted(zip(kept.codes, kept.confidence.round(2), strict=True)) == [("Ah", 0.3), ("Ts", 0.9)]
 
 
@@ -197,27 +199,45 @@ def test_two_passes_boxes_framing_one_index_differently_are_both_read_and_the_su
     # real-val deal4 at zoom x2: the first pass frames the lower half of a big J of spades (0.90), the
     # close-up pass the whole index (0.79); a second box of the close-up pass nearly repeats the first
     partial, whole, repeat = (933, 482, 993, 556), (925, 445, 995, 561), (932, 483, 994, 557)
-    boxes, scores = merge_proposals(
-        np.array([partial, whole, repeat], dtype=np.float64), np.array([0.90, 0.79, 0.60]), PASS_MERGE_IOU
-    )
+    first = Detections.from_cards([("As", partial, 0.90)])
+    close_up = Detections.from_cards([("As", whole, 0.79), ("As", repeat, 0.60)])
+    context = probe_context(np.zeros((1200, 1600, 3), dtype=np.uint8), SecondPassProbe(close_up))
+    context.settings = context.settings.replace(passes={"close_up_imgsz": 416, "close_up_min_boxes": 4})
+    boxes = second_pass(first, context).xyxy
     assert sorted(map(tuple, boxes.tolist())) == sorted([partial, whole]), "near repeats merge, other framings stay"
     # the classifier reads the half index as 2s, unsurely, and the whole index as Js
     readings = Detections.from_cards([("2s", partial, 0.30), ("Js", whole, 0.84)])
-    kept = one_reading_per_index(readings)
+    kept = one_reading_per_index(readings, context)
     assert list(kept.codes) == ["Js"]
     elsewhere = Detections.from_cards([("2s", (0, 0, 40, 60), 0.30), ("Js", whole, 0.84)])
-    assert sorted(one_reading_per_index(elsewhere).codes) == ["2s", "Js"], "readings of other indices all stay"
+    assert sorted(one_reading_per_index(elsewhere, context).codes) == ["2s", "Js"], "readings of other indices stay"
 
 
-class TileProbe(CardIndexDetector):
-    """Stands in for the network to check the tiling geometry: in every tile it "finds" one index in
+class SecondPassProbe:
+    """Stands in for the models: every pass of the detector proposes the given boxes."""
+
+    def __init__(self, boxes: Detections):
+        self.boxes = boxes
+
+    def predict_boxes(self, pixels, imgsz, conf):
+        return self.boxes.xyxy, self.boxes.confidence
+
+
+def probe_context(pixels, detector=None) -> ReadingContext:
+    """A reading's context with the schema's settings and a stand-in for the models."""
+    settings = ModelSettings()
+    return ReadingContext(detector, settings, pixels, "photo", 1024, 0.25, 0.1, 1, 0.1)  # type: ignore[arg-type]
+
+
+class TileProbe:
+    """Stands in for the box steps to check the tiling geometry: in every tile it "finds" one index in
     the middle and one cut by the tile's right edge."""
 
     def __init__(self):
         self.tiles_seen = []
 
-    def detect(self, pixels, imgsz=None, conf=None, rotations=None, proposal_conf=None, mode="photo"):
-        height, width = pixels.shape[:2]
+    def __call__(self, detections, context):
+        height, width = context.pixels.shape[:2]
         self.tiles_seen.append((width, height))
         return Detections.from_cards(
             [
@@ -229,10 +249,10 @@ class TileProbe(CardIndexDetector):
 
 def test_tiled_detection_maps_tile_boxes_into_the_photo_and_drops_boxes_cut_by_inner_edges():
     probe = TileProbe()
-    found = probe.detect_tiled(np.zeros((600, 1600, 3), dtype=np.uint8), 2)
+    found = boxes_of_tiles([probe], probe_context(np.zeros((600, 1600, 3), dtype=np.uint8)), 2)
     assert len(probe.tiles_seen) == 4 and all(w > 800 and h > 300 for w, h in probe.tiles_seen)
     centres = sorted(map(tuple, found[found.class_id == CARD_CODES.index("Ts")].centers.tolist()))
-    spans_x, spans_y = _tile_spans(1600, 2), _tile_spans(600, 2)
+    spans_x, spans_y = tile_spans(1600, 2, TILE_OVERLAP), tile_spans(600, 2, TILE_OVERLAP)
     expected = sorted(((a + b) / 2, (c + d) / 2) for a, b in spans_x for c, d in spans_y)
     assert np.allclose(centres, expected, atol=1)
     cut = found[found.class_id == CARD_CODES.index("9s")]
@@ -242,7 +262,7 @@ def test_tiled_detection_maps_tile_boxes_into_the_photo_and_drops_boxes_cut_by_i
 def test_crops_are_classified_at_the_classifiers_training_size(model_folders, tmp_path):
     import torch
 
-    assert CardIndexDetector(read_model_settings(model_folders["two-stage"]))._classifier_imgsz == 64, (
+    assert CardIndexDetector(read_model_settings(model_folders["two-stage"])).classifier_imgsz == 64, (
         "never trained: the crop size of vision.crops"
     )
     folder = tmp_path / "trained"
@@ -251,7 +271,7 @@ def test_crops_are_classified_at_the_classifiers_training_size(model_folders, tm
     checkpoint = torch.load(model_folders["two-stage"] / CLASSIFIER_FILE, weights_only=False)
     checkpoint["train_args"] = {"task": "classify", "imgsz": 96}
     torch.save(checkpoint, folder / CLASSIFIER_FILE)
-    assert CardIndexDetector(read_model_settings(folder))._classifier_imgsz == 96
+    assert CardIndexDetector(read_model_settings(folder)).classifier_imgsz == 96
 
 
 def test_model_json_sets_proposal_threshold_and_detector_weight(model_folders, tmp_path):
@@ -274,8 +294,12 @@ def test_model_json_sets_proposal_threshold_and_detector_weight(model_folders, t
 def test_a_reading_confidence_weighs_the_detector_by_detector_weight(model_folders, tmp_path):
     """Same boxes, same classifier: with weight 0.5 every confidence is the weight-1 one over sqrt(detector)."""
     settings = read_model_settings(model_folders["two-stage"])
-    full = CardIndexDetector(settings).detect(photo(3), imgsz=320, conf=1e-9)
-    half = CardIndexDetector(settings.replace(decision={"detector_weight": 0.5})).detect(photo(3), imgsz=320, conf=1e-9)
+    # two loaded detectors, as two processes would load them: an untrained detector's tied scores come out of
+    # a second predict of one model in another order
+    full = detect(photo(3), CardIndexDetector(settings), imgsz=320, conf=1e-9)
+    half = detect(
+        photo(3), CardIndexDetector(settings.replace(decision={"detector_weight": 0.5})), imgsz=320, conf=1e-9
+    )
     assert len(full) == len(half) > 0
     np.testing.assert_allclose(half.xyxy, full.xyxy)
     assert (half.confidence > full.confidence).all(), "an untrained detector is unsure: sqrt raises its share"
@@ -284,15 +308,13 @@ def test_a_reading_confidence_weighs_the_detector_by_detector_weight(model_folde
     np.testing.assert_allclose(ratio, (full.confidence / half.confidence)[:, None] * np.ones_like(ratio), rtol=1e-6)
 
 
-def test_read_boxes_gives_ranked_cards_and_refuses_a_52_class_detector(model_folders):
+def test_read_boxes_gives_ranked_cards(model_folders):
     detector = CardIndexDetector(read_model_settings(model_folders["two-stage"]))
     boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float)
-    card_ids, probabilities = detector.read_boxes(photo(), boxes)
+    card_ids, probabilities = read_boxes(detector, photo(), boxes)
     assert card_ids.shape == probabilities.shape == (2, 5)
     assert ((0 <= card_ids) & (card_ids < 52)).all() and len(set(card_ids[0])) == 5
     assert (np.diff(probabilities, axis=1) <= 1e-12).all(), "best first"
-    with pytest.raises(ModelError, match="no crop classifier"):
-        CardIndexDetector(read_model_settings(model_folders["52"])).read_boxes(photo(), boxes)
 
 
 def test_read_crops_reads_cut_crops_as_read_boxes_reads_the_boxes(model_folders):
@@ -301,11 +323,9 @@ def test_read_crops_reads_cut_crops_as_read_boxes_reads_the_boxes(model_folders)
     detector = CardIndexDetector(read_model_settings(model_folders["two-stage"]))
     boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float)
     crops = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz) for box in boxes]
-    by_boxes, by_crops = detector.read_boxes(photo(), boxes), detector.read_crops(crops)
+    by_boxes, by_crops = read_boxes(detector, photo(), boxes), gated_readings(detector, crops)
     assert (by_boxes[0] == by_crops[0]).all() and np.allclose(by_boxes[1], by_crops[1])
-    assert detector.read_crops([])[0].shape == (0, 5)
-    with pytest.raises(ModelError, match="no crop classifier"):
-        CardIndexDetector(read_model_settings(model_folders["52"])).read_crops(crops)
+    assert gated_readings(detector, [])[0].shape == (0, 5)
 
 
 def test_a_classifier_trained_on_isolated_crops_reads_isolated_crops(model_folders, tmp_path):
@@ -323,13 +343,13 @@ def test_a_classifier_trained_on_isolated_crops_reads_isolated_crops(model_folde
     boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float)
     plain = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz) for box in boxes]
     isolated = [crop_index(photo(), tuple(box), size=detector.classifier_imgsz, isolate=0.1) for box in boxes]
-    by_boxes = detector.read_boxes(photo(), boxes)
-    by_isolated = detector.read_crops(plain, isolated)
-    by_plain = detector.read_crops(plain, plain)
+    by_boxes = read_boxes(detector, photo(), boxes)
+    by_isolated = gated_readings(detector, plain, isolated)
+    by_plain = gated_readings(detector, plain, plain)
     assert (by_boxes[0] == by_isolated[0]).all() and np.allclose(by_boxes[1], by_isolated[1])
     assert np.abs(by_boxes[1] - by_plain[1]).max() > 0, "the isolated crops are what the classifier reads"
     with pytest.raises(ValueError, match="isolated"):
-        detector.read_crops(plain)
+        gated_readings(detector, plain)
 
 
 @pytest.mark.slow
@@ -340,21 +360,21 @@ def test_the_second_way_in_keeps_sure_readings_of_unsure_boxes_only_in_photo_mod
     size."""
     # an untrained detector's boxes all score far below 0.99: none comes in the usual way
     card = {"imgsz": 320, "webcam_imgsz": 256, "conf": 0.25, "proposal_conf": 0.99, "review_below": 0.5}
-    assert len(detector_with(model_folders["two-stage"], tmp_path, card).detect(photo())) == 0
+    assert len(detect(photo(), detector_with(model_folders["two-stage"], tmp_path, card))) == 0
     detector = detector_with(
         model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 0.0}
     )
-    found = detector.detect(photo())
+    found = detect(photo(), detector)
     assert len(found) > 0 and (found.confidence >= 0.25).all(), found.confidence
     assert all(reasons == () for reasons in found.reasons), "the way in is not a reason by itself"
     low = recognise(photo(), detector=detector).reading.cards
     assert low and all(card.confidence < 0.5 and card.to_check for card in low), "flagged by the number"
-    assert len(detector.detect(photo(), imgsz=256, mode="frame")) == 0, "webcam frames: no second way in"
-    assert len(detector.detect(photo(), imgsz=256)) > 0, "a photo read at another size stays a photo"
+    assert len(detect(photo(), detector, imgsz=256, mode="frame")) == 0, "webcam frames: no second way in"
+    assert len(detect(photo(), detector, imgsz=256)) > 0, "a photo read at another size stays a photo"
     detector = detector_with(
         model_folders["two-stage"], tmp_path, {**card, "sure_proposal_conf": 1e-6, "sure_classifier": 1.0}
     )
-    assert len(detector.detect(photo())) == 0, "the classifier must be sure"
+    assert len(detect(photo(), detector)) == 0, "the classifier must be sure"
 
 
 @pytest.mark.slow
@@ -373,7 +393,7 @@ def test_a_sure_box_a_classifier_doubts_is_read_with_a_reason_that_survives_the_
         "reject_gate": 1e-9,
         "detector_weight": 0.0,
     }
-    assert len(detector_with(model_folders["rejecting"], tmp_path, card).detect(photo())) == 0
+    assert len(detect(photo(), detector_with(model_folders["rejecting"], tmp_path, card))) == 0
     detector = detector_with(
         model_folders["rejecting"], tmp_path, {**card, "doubted_proposal_conf": 1e-6, "doubted_reject_gate": 1.01}
     )
@@ -382,11 +402,11 @@ def test_a_sure_box_a_classifier_doubts_is_read_with_a_reason_that_survives_the_
     again = PhotoReading.from_json(json.loads(json.dumps(reading.to_json())))
     assert [c.review for c in again.cards] == [c.review for c in reading.cards], "reasons survive the JSON"
     assert all(card.to_check for card in again.cards)
-    assert len(detector.detect(photo(), mode="frame")) == 0, "webcam frames: no doubted cards"
+    assert len(detect(photo(), detector, mode="frame")) == 0, "webcam frames: no doubted cards"
     detector = detector_with(
         model_folders["rejecting"], tmp_path, {**card, "doubted_proposal_conf": 1.0, "doubted_reject_gate": 1.01}
     )
-    assert len(detector.detect(photo())) == 0, "only boxes the detector is sure of"
+    assert len(detect(photo(), detector)) == 0, "only boxes the detector is sure of"
 
 
 def test_index_crops_are_white_balanced_so_a_red_index_under_warm_light_stays_red():
@@ -429,34 +449,37 @@ def test_detect_at_another_imgsz_keeps_photo_mode(model_folders, tmp_path, capsy
     assert reading["cards"], "the second way in read cards at --imgsz 256"
 
 
+def before_gate(detector, settings, image, boxes):
+    """The classifiers' readings of the boxes' crops with ``settings`` before the "not a card" gate."""
+    crops, isolated = crops_of(detector, image, boxes, settings.classifiers)
+    return tuple(crop_readings(detector, settings, crops, isolated, settings.classifiers.rotations)[:3])
+
+
 def test_reading_with_fewer_classifiers_or_turns_shares_the_loaded_models():
-    """benchmarks/classifier_choice.py compares choices through CardIndexDetector.reading_with."""
+    """benchmarks/classifier_choice.py compares choices through vision.crop_reading.with_classifiers."""
     from vision.detector import load_detector
 
     shipped = load_detector()
     partners = shipped.settings.classifiers.partners
     assert len(partners) == 2
     boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250], [300, 300, 330, 345]], dtype=float)
-    same = shipped.reading_with(partners, shipped.settings.classifiers.rotations)
-    assert same.settings == shipped.settings  # all of them, the same turns: the shipped reader
-    assert all(
-        (a == b).all() for a, b in zip(same.read_boxes(photo(), boxes), shipped.read_boxes(photo(), boxes), strict=True)
-    )
-    alone = shipped.reading_with((), 1)
-    assert alone.settings.classifiers.partners == () and alone.settings.classifiers.rotations == 1
-    assert alone.settings.classifiers.mix == 1.0 and shipped.settings.classifiers.partners == partners
+    same = with_classifiers(shipped.settings, partners, shipped.settings.classifiers.rotations)
+    assert same == shipped.settings  # all of them, the same turns: the shipped reader
+    alone = with_classifiers(shipped.settings, (), 1)
+    assert alone.classifiers.partners == () and alone.classifiers.rotations == 1
+    assert alone.classifiers.mix == 1.0 and shipped.settings.classifiers.partners == partners
     assert not np.allclose(
-        alone.read_boxes_before_gate(photo(), boxes)[1], shipped.read_boxes_before_gate(photo(), boxes)[1]
+        before_gate(shipped, alone, photo(), boxes)[1], before_gate(shipped, shipped.settings, photo(), boxes)[1]
     )
     with pytest.raises(ModelError, match="not among those loaded"):
-        shipped.reading_with((partners[0].with_name("other.pt"),), 4)
+        read_boxes(shipped, photo(), boxes, with_classifiers(shipped.settings, (partners[0].with_name("other.pt"),), 4))
 
 
 def test_every_turn_in_one_batch_reads_as_each_turn_alone():
     from vision.crops import crop_indices
     from vision.detector import classify_crops, combine_turns, load_detector, turned
 
-    classifier = load_detector()._classifier
+    classifier = load_detector().classifier
     crops = crop_indices(photo(3), np.array([[10, 10, 40, 60], [100, 200, 130, 250]], dtype=float))
     together = classify_crops(classifier, crops, rotations=4)
     apart = combine_turns([classify_crops(classifier, turned(crops, turn)) for turn in range(4)])
@@ -477,17 +500,19 @@ def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_aske
     boxes = labels.xyxy[:24]
     shipped = load_detector()
     partners, turns = shipped.settings.classifiers.partners, shipped.settings.classifiers.rotations
-    every = shipped.reading_with(partners, turns, 1.0).read_boxes_before_gate(image, boxes)  # 1: every crop
-    alone = shipped.reading_with((), turns).read_boxes_before_gate(image, boxes)
-    at_zero = shipped.reading_with(partners, turns, 0.0).read_boxes_before_gate(image, boxes)
+    every = before_gate(shipped, with_classifiers(shipped.settings, partners, turns, 1.0), image, boxes)  # 1: all
+    alone = before_gate(shipped, with_classifiers(shipped.settings, (), turns), image, boxes)
+    at_zero = before_gate(shipped, with_classifiers(shipped.settings, partners, turns, 0.0), image, boxes)
     assert all(np.allclose(a, b) for a, b in zip(at_zero, alone, strict=True)), "0: the main classifier alone"
     assert not np.allclose(every[1], alone[1]), "the partners change the readings they are asked about"
 
-    main_sure = shipped.reading_with((), turns)._classify(shipped._classifier, shipped._crops(image, boxes)[0], turns)
+    main_sure = shipped.classify(
+        shipped.classifier, crops_of(shipped, image, boxes, shipped.settings.classifiers)[0], turns
+    )
     level = float(np.median(main_sure.max(axis=1)))
     asked = main_sure.max(axis=1) < level
     assert 0 < asked.sum() < len(boxes)
-    between = shipped.reading_with(partners, turns, level).read_boxes_before_gate(image, boxes)
+    between = before_gate(shipped, with_classifiers(shipped.settings, partners, turns, level), image, boxes)
     for part, of_every, of_alone in zip(between, every, alone, strict=True):
         assert np.allclose(part[asked], of_every[asked], atol=1e-6), "an unsure crop: every classifier"
         assert np.allclose(part[~asked], of_alone[~asked]), "a sure crop: the main classifier alone"

@@ -7,8 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.crop_reading import crop_readings, crops_of
+from vision.detections import Detections
 from vision.detector import load_detector
-from vision.frame_memory import MOST_REUSES, SAME_CROP_LEVEL, remembered
+from vision.frame_memory import MOST_REUSES, SAME_CROP_LEVEL, FrameMemories, remembered, remembered_readings
+from vision.recognise import detect
+from vision.steps import reading_context
 
 DEAL = Path(__file__).resolve().parents[2] / "datasets" / "real" / "real-val" / "images" / "deal5.jpg"
 
@@ -26,10 +30,36 @@ def webcam_frames(count: int, seed: int = 0) -> list[np.ndarray]:
     return frames
 
 
+class FrameReader:
+    """The shipped models reading webcam frames at 640 px, one quarter turn, with a memory of their own."""
+
+    def __init__(self):
+        self.detector = load_detector()
+        self.memory = FrameMemories()
+
+    def detect(self, pixels, mode="frame"):
+        """The kept boxes of a frame (``mode="photo"``: read as a photo, the memory at hand)."""
+        rotations = 1 if mode == "frame" else None
+        return detect(pixels, self.detector, mode=mode, imgsz=640, rotations=rotations, memory=self.memory)
+
+    def read_frame_crops(self, pixels, xyxy):
+        """The frame memory's step on given boxes: the boxes kept, and each box's readings."""
+        context = reading_context(self.detector, pixels, "frame", imgsz=640, rotations=1, memory=self.memory)
+        proposals = Detections(xyxy, np.zeros(len(xyxy)), np.ones(len(xyxy)), data={"score": np.ones(len(xyxy))})
+        return remembered_readings(proposals, context).xyxy, self.memory.last.readings
+
+    def before_gate(self, crops, isolated=None):
+        """The classifiers' readings of crops at one quarter turn, before the "not a card" gate."""
+        return crop_readings(self.detector, self.detector.settings, crops, isolated, 1)
+
+    @property
+    def frame_crops_kept(self):
+        return self.memory.crops_kept
+
+
 def fresh_reader():
     """A reader with no memory of earlier frames (the same loaded models)."""
-    detector = load_detector()
-    return detector.deciding_by(detector.settings.decision)
+    return FrameReader()
 
 
 def cards_of(detections) -> list[str]:
@@ -40,12 +70,12 @@ def cards_of(detections) -> list[str]:
 def test_a_still_table_keeps_most_readings_and_reads_the_same_cards():
     first, second = webcam_frames(2)
     remembering = fresh_reader()
-    remembering.detect(first, imgsz=640, rotations=1, mode="frame")
+    remembering.detect(first)
     assert remembering.frame_crops_kept[0] == 0  # nothing to keep from before the first frame
-    with_memory = remembering.detect(second, imgsz=640, rotations=1, mode="frame")
+    with_memory = remembering.detect(second)
     kept, crops = remembering.frame_crops_kept
     assert crops >= 30 and kept >= 0.6 * crops, (kept, crops)
-    without = fresh_reader().detect(second, imgsz=640, rotations=1, mode="frame")
+    without = fresh_reader().detect(second)
     # the same cards at the same places; a kept reading is the last frame's, so its number may differ a little
     assert cards_of(with_memory) == cards_of(without)
     assert np.allclose(np.sort(with_memory.confidence), np.sort(without.confidence), atol=0.1)
@@ -55,7 +85,7 @@ def test_a_still_table_keeps_most_readings_and_reads_the_same_cards():
 def test_a_card_put_where_another_lay_is_read_afresh():
     first, second = webcam_frames(2, seed=1)
     reader = fresh_reader()
-    read = reader.detect(first, imgsz=640, rotations=1, mode="frame")
+    read = reader.detect(first)
     # paste one card's corner index over another's (both clear readings): a card replaced in place
     order = np.argsort(-read.confidence)
     target, source = read.xyxy[order[0]], read.xyxy[next(i for i in order[1:] if read.codes[i] != read.codes[order[0]])]
@@ -64,8 +94,8 @@ def test_a_card_put_where_another_lay_is_read_afresh():
     changed = second.copy()
     patch = first[sy0 : sy0 + (y1 - y0), sx0 : sx0 + (x1 - x0)]
     changed[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]] = patch
-    with_memory = reader.detect(changed, imgsz=640, rotations=1, mode="frame")
-    without = fresh_reader().detect(changed, imgsz=640, rotations=1, mode="frame")
+    with_memory = reader.detect(changed)
+    without = fresh_reader().detect(changed)
     assert cards_of(with_memory) == cards_of(without)
     assert reader.frame_crops_kept[0] < reader.frame_crops_kept[1]  # the pasted crop was read again
 
@@ -74,9 +104,9 @@ def test_a_card_put_where_another_lay_is_read_afresh():
 def test_photos_never_use_the_frame_memory():
     frame = webcam_frames(1)[0]
     reader = fresh_reader()
-    reader.detect(frame, imgsz=640, rotations=1, mode="frame")
+    reader.detect(frame)
     before = reader.frame_crops_kept
-    reader.detect(frame, imgsz=640)  # photo mode
+    reader.detect(frame, mode="photo")
     assert reader.frame_crops_kept == before
 
 
@@ -117,13 +147,13 @@ def test_a_frame_reads_its_new_crops_white_balanced_as_a_photo_does():
     frame = webcam_frames(1, seed=3)[0].astype(np.float32)
     warm = np.clip(frame * np.array([0.55, 0.85, 1.1], dtype=np.float32), 0, 255).astype(np.uint8)  # dim lamp light
     reader = fresh_reader()
-    boxes = reader.detect(warm, imgsz=640, rotations=1, mode="frame").xyxy
-    _, (card_ids, probabilities, rejected, _) = fresh_reader()._read_frame_crops(warm, boxes, 1)  # no memory: all new
-    as_photo = reader.read_boxes_before_gate(warm, boxes, rotations=1)
+    boxes = reader.detect(warm).xyxy
+    _, (card_ids, probabilities, rejected, _) = fresh_reader().read_frame_crops(warm, boxes)  # no memory: all new
+    as_photo = reader.before_gate(*crops_of(reader.detector, warm, boxes, reader.detector.settings.classifiers))
     assert np.array_equal(card_ids, as_photo[0])
     assert np.allclose(probabilities, as_photo[1]) and np.allclose(rejected, as_photo[2])
     # the crops unbalanced would read otherwise: the frame's thumbnails are cut so, its readings are not
-    unbalanced = reader.read_crops_before_gate(crop_indices(warm, boxes, balance=False), rotations=1)
+    unbalanced = reader.before_gate(crop_indices(warm, boxes, balance=False))
     assert not np.allclose(probabilities, unbalanced[1], atol=1e-3)
 
 
@@ -135,8 +165,8 @@ def test_a_box_that_flips_size_on_a_still_table_keeps_its_box_and_reading():
 
     first, second = webcam_frames(2, seed=4)
     reader = fresh_reader()
-    boxes = reader.detect(first, imgsz=640, rotations=1, mode="frame").xyxy
-    read_boxes, readings = reader._read_frame_crops(first, boxes, 1)
+    boxes = reader.detect(first).xyxy
+    read_boxes, readings = reader.read_frame_crops(first, boxes)
     # the detector's box of one index two pixels taller in the next frame: its crop, cut there, looks different
     flipped = read_boxes.copy()
     flipped[0, 3] += 2.0
@@ -144,8 +174,8 @@ def test_a_box_that_flips_size_on_a_still_table_keeps_its_box_and_reading():
     own_cut, remembered_cut = (
         crop_thumbnails(crop_indices(second, b[None], balance=False))[0] for b in (flipped[0], read_boxes[0])
     )
-    assert np.abs(own_cut - reader._frame_memory.thumbnails[0]).max() > SAME_CROP_LEVEL
-    assert np.abs(remembered_cut - reader._frame_memory.thumbnails[0]).max() <= SAME_CROP_LEVEL
-    kept_boxes, kept_readings = reader._read_frame_crops(second, flipped, 1)
+    assert np.abs(own_cut - reader.memory.last.thumbnails[0]).max() > SAME_CROP_LEVEL
+    assert np.abs(remembered_cut - reader.memory.last.thumbnails[0]).max() <= SAME_CROP_LEVEL
+    kept_boxes, kept_readings = reader.read_frame_crops(second, flipped)
     assert reader.frame_crops_kept[0] >= len(boxes) - 2  # at most a noisy crop or two read afresh
     assert np.array_equal(kept_boxes[0], read_boxes[0]) and kept_readings[0][0, 0] == readings[0][0, 0]

@@ -132,9 +132,9 @@ def real_val_showdown(low_confidence: float = 0.3, split_confidence: float = 0.2
     and one named in a corner conflict. Returns (jpeg bytes, PhotoReading)."""
     from PIL import Image
 
-    from vision.decision import final_review
     from vision.model_settings import DecisionSettings
     from vision.reading import CardReading, PhotoReading, Reason
+    from vision.review import final_review
 
     codes = (REAL_VAL / "classes.txt").read_text().split()
     image_path = REAL_VAL / "images" / "deal4.jpg"  # this crop holds melds in both groups

@@ -7,9 +7,9 @@ import sqlite3
 
 from sheet_helpers import ANN_GIN, BOB_LOSES, db_dump, new_game, real_val_crop
 
-from vision.decision import final_review
 from vision.model_settings import DecisionSettings
 from vision.reading import CardReading, PhotoReading
+from vision.review import final_review
 from web import store
 from web.db import transaction
 

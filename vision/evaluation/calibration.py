@@ -6,7 +6,7 @@ Each folder is a dataset written by ``ginscore synth`` (``images/*/*.jpg``, YOLO
 rendered with decks and surfaces the models never trained on (``models/MODEL_CARD.md`` names them). Every
 scene is read through the product's path (``vision.recognise.recognise``, photo mode). A card is right
 when the scene holds it. The calibration of
-``vision.decision.calibrated_confidence``, ``sigmoid(a + b * logit(raw) + c * (boxes >= 2) + d * has_reason)``,
+``vision.review.calibrated_confidence``, ``sigmoid(a + b * logit(raw) + c * (boxes >= 2) + d * has_reason)``,
 is fitted by logistic regression on the ``FIT`` scenes; the
 reliability table (confidence bins against the share of right cards) and the review numbers are printed
 for the ``--check`` scenes, which were not used to fit. ``--write`` records (a, b, c) in model.json's
@@ -20,19 +20,19 @@ import argparse
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vision.cli import add_model_options
-from vision.decision import calibrated_confidence
 from vision.detections import HIDDEN_LABELS, Detections, box_overlap_of_smaller, canonical_code, read_yolo_labels
 from vision.detector import CardIndexDetector, load_detector
-from vision.model_settings import DecisionSettings, read_settings_document, write_settings_document
+from vision.model_settings import DecisionSettings, ModelSettings, read_settings_document, write_settings_document
 from vision.reading import CardReading
 from vision.recognise import recognise
+from vision.review import calibrated_confidence
 
 BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0000001)
 STRUCTURAL = ("not_a_card", "corners_disagree", "more_corners", "classifiers_disagree")
@@ -85,14 +85,15 @@ def scene_images(folder: Path) -> list[Path]:
     return sorted(folder.glob("images/*/*.jpg"))
 
 
-def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[CardOutcome]:
-    """Every card the product reads in the scenes, with the raw (uncalibrated) confidence."""
+def read_scenes(
+    folders: Sequence[Path], detector: CardIndexDetector, settings: ModelSettings | None = None
+) -> list[CardOutcome]:
+    """Every card the product reads in the scenes, with the raw (uncalibrated) confidence (``settings``
+    otherwise as ``detector``'s model.json)."""
     import cv2
 
-    raw = detector.deciding_by(
-        replace(
-            detector.settings.decision, calibration=(), calibration_curve=(), review_below=0.0, flag_disagreement=True
-        )
+    raw = (settings or detector.settings).replace(
+        decision={"calibration": (), "calibration_curve": (), "review_below": 0.0, "flag_disagreement": True}
     )
     outcomes = []
     for folder in folders:
@@ -102,7 +103,7 @@ def read_scenes(folders: Sequence[Path], detector: CardIndexDetector) -> list[Ca
             if image is None:
                 raise ValueError(f"{image_path}: not a readable image")
             truth = scene_truth(image_path, codes, (image.shape[1], image.shape[0]))
-            reading = recognise(image, detector=raw).reading
+            reading = recognise(image, detector=detector, settings=raw).reading
             outcomes += [
                 CardOutcome(
                     card.confidence,
@@ -119,6 +120,7 @@ def read_at_hidden_index(card: CardReading, hidden: Detections) -> bool:
     """Whether one of the card's boxes and an index of that card that the renderer left unlabelled as too
     hidden overlap by half the smaller of them or more: the reader read a half-covered index right.
 
+    >>> from dataclasses import replace
     >>> hidden = Detections.from_cards([("7h", (100, 100, 120, 140), 1.0)])
     >>> seen = CardReading("7h", 0.9, ((104, 120, 120, 140),))
     >>> read_at_hidden_index(seen, hidden), read_at_hidden_index(replace(seen, card="7d"), hidden)
@@ -195,9 +197,8 @@ def reliability_table(confidence: Sequence[float], right: Sequence[bool]) -> lis
 def fit_curve(scores: Sequence[float], right: Sequence[bool], points: int = 40) -> tuple[float, ...]:
     """A monotone map of scores onto the share right (isotonic regression, pool-adjacent-violators, on
     ``points`` groups of equally many cards), as (x1, y1, x2, y2, ...) for ``calibrated_confidence``.
-    Most cards are read surely, so the groups crowd at the top: with 20 groups of session 13's 7,595 fit
-    cards the lowest held every card below 0.33, and the check scenes' 0.3-0.5 bins lay 0.06-0.07 above
-    their share right; with 40, within 0.033 (the same cards flagged at 0.7).
+    Most cards are read surely, so the groups crowd at the top: 40 groups keep the low end's bins near their
+    share right where 20 did not (docs/experiments/reading-settings-history.md).
 
     >>> fit_curve([0.1, 0.2, 0.8, 0.9], [False, True, False, True], points=4)
     (0.1, 0.0, 0.5, 0.5, 0.9, 1.0)

@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from vision.cli import add_model_options, check_model_options
+from vision.cli import add_model_options, add_save_annotated, check_model_options
 from vision.detector import load_detector
 from vision.evaluation import calibration, evaluate
 
@@ -23,12 +23,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "with images/, labels/ (YOLO txt) and classes.txt.",
     )
     evaluate.add_argument("folder", metavar="DIR", type=Path)
-    evaluate.add_argument(
-        "--save-annotated",
-        metavar="OUT",
-        type=Path,
-        help="write each photo with the reading (and the labels in green) into OUT",
-    )
+    add_save_annotated(evaluate, "OUT", "write each photo with the reading (and the labels in green) into OUT")
     evaluate.add_argument("--json", action="store_true", help="print the full result as JSON")
     evaluate.add_argument(
         "--zoom",

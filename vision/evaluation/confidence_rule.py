@@ -38,14 +38,17 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.decision import PHOTO, BoxEvidence, decide_boxes
+from vision.crop_reading import CropReadings, crop_readings, crops_of
+from vision.decision import BoxEvidence, decide_boxes
 from vision.decode import decode_image
-from vision.detections import Detections, canonical_code, read_yolo_labels
-from vision.detector import load_detector, one_reading_per_index
+from vision.detections import Detections, canonical_code, read_yolo_labels, suppress_duplicates
+from vision.detector import CardIndexDetector, load_detector
 from vision.evaluation.evaluate import check_eval_folder, match_rank_readings, read_rank_labels
-from vision.model_settings import DecisionSettings
+from vision.model_settings import DecisionSettings, ModelSettings
 from vision.paths import DATASETS_DIR
+from vision.proposals import decode_side, proposals_of
 from vision.recognise import reading_from_detections
+from vision.steps import PHOTO
 
 REAL = DATASETS_DIR / "real"
 PROPOSALS = (0.2, 0.1, 0.05, 0.02)
@@ -70,11 +73,8 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
         codes = None if rank_labels else [canonical_code(c) for c in (folder / "classes.txt").read_text().split()]
         paths = [folder / "images" / f for f in sorted(rank_labels)] if rank_labels else check_eval_folder(folder)
         for path in paths:
-            image = decode_image(path, max_side=detector.photo_decode_side(imgsz))  # as the product decodes
-            xyxy, scores = detector.propose_boxes(
-                image.pixels, imgsz, min(PROPOSALS + tuple(p for p, _ in SURE_TIERS if p))
-            )
-            card_ids, probabilities, rejected = detector.read_boxes_before_gate(image.pixels, xyxy)
+            image = decode_image(path, max_side=decode_side(detector.settings, imgsz))  # as the product decodes
+            xyxy, scores, (card_ids, probabilities, rejected, _) = proposals_read(detector, image.pixels, imgsz)
             photo = {
                 "set": name,
                 "name": path.name,
@@ -94,6 +94,18 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
                 )
             photos.append(photo)
     return photos
+
+
+def proposals_read(
+    detector: CardIndexDetector, pixels: np.ndarray, imgsz: int
+) -> tuple[np.ndarray, np.ndarray, CropReadings]:
+    """The boxes a photo's reading starts from, down to the lowest proposal threshold measured (with the second
+    pass as the product decides it), their detector scores, and the classifiers' readings before the gate."""
+    settings = detector.settings
+    proposals = proposals_of(detector, pixels, imgsz, min(PROPOSALS + tuple(p for p, _ in SURE_TIERS if p)))
+    crops, isolated = crops_of(detector, pixels, proposals.xyxy, settings.classifiers)
+    readings = crop_readings(detector, settings, crops, isolated, settings.classifiers.rotations)
+    return proposals.xyxy, proposals.confidence, readings
 
 
 def read_cards(
@@ -142,8 +154,9 @@ def cards_of(
 ) -> list[tuple[float, bool, bool]]:
     """(confidence, right, to check) of each card the kept readings make (``reading_from_detections``)."""
     ids = photo["card_ids"][keep]
-    detections = one_reading_per_index(
-        Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:], review[keep])
+    detections = suppress_duplicates(
+        Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:], review[keep]),
+        settings.one_index_iou,
     )
     cards = reading_from_detections(detections, photo["size"], decision=settings).cards
     if "ranks" in photo:
@@ -173,48 +186,76 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the numbers here")
     args = parser.parse_args(argv)
     detector = load_detector(args.models)
-    weight = detector.settings.decision.detector_weight
     start = time.perf_counter()
     photos = read_sets(detector, args.sets.split(","), detector.settings.detector.imgsz)
     print(f"read {len(photos)} photos in {time.perf_counter() - start:.0f} s")
-    # (proposal_conf, conf, second way in, doubted cards); a second way in only from below proposal_conf
-    grid = [
-        (p, t, sure, doubt)
-        for p in PROPOSALS
-        for t in THRESHOLDS
-        for sure in SURE_TIERS
-        for doubt in DOUBT_TIERS
-        if sure == NO_SURE_TIER or sure[0] < p
-    ]
-    review_below, reject_gate = detector.settings.decision.review_below, detector.settings.decision.reject_gate
-    cards = {
-        setting: [
-            read_cards(
-                photo,
-                weight,
-                setting[0],
-                setting[1],
-                review_below,
-                setting[2],
-                reject_gate,
-                setting[3],
-                base=detector.settings.decision,
-            )
-            for photo in photos
+    grid = _Grid(photos, detector.settings.decision)
+    grid.print_best(in_model_json(detector.settings))
+    result = grid.chosen_report(detector.settings.decision.review_below)
+    grid.leave_one_photo_out(result)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+    return 0
+
+
+def in_model_json(settings: ModelSettings) -> tuple:
+    """model.json's (proposal_conf, conf, second way in, doubted cards), as a setting of the grid."""
+    decision = settings.decision
+    sure = (decision.sure_proposal_conf, decision.sure_classifier) if decision.sure_proposal_conf > 0 else NO_SURE_TIER
+    doubt = (
+        (decision.doubted_proposal_conf, decision.doubted_reject_gate)
+        if decision.doubted_proposal_conf > 0
+        else NO_DOUBT
+    )
+    return (settings.detector.proposal_conf, decision.conf, sure, doubt)
+
+
+class _Grid:
+    """Every setting of (proposal_conf, conf, second way in, doubted cards) read on every photo: the cards each
+    reads, and the choice among them."""
+
+    def __init__(self, photos: list[dict], decision: DecisionSettings) -> None:
+        self.photos = photos
+        # a second way in only from below proposal_conf
+        self.grid = [
+            (p, t, sure, doubt)
+            for p in PROPOSALS
+            for t in THRESHOLDS
+            for sure in SURE_TIERS
+            for doubt in DOUBT_TIERS
+            if sure == NO_SURE_TIER or sure[0] < p
         ]
-        for setting in grid
-    }
-    everyone = list(range(len(photos)))
-    rights = {setting: np.array([sum(ok for _, ok, _ in read) for read in cards[setting]]) for setting in grid}
-    wrongs = {setting: np.array([sum(not ok for _, ok, _ in read) for read in cards[setting]]) for setting in grid}
+        weight, review_below, reject_gate = decision.detector_weight, decision.review_below, decision.reject_gate
+        self.cards = {
+            setting: [
+                read_cards(
+                    photo,
+                    weight,
+                    setting[0],
+                    setting[1],
+                    review_below,
+                    setting[2],
+                    reject_gate,
+                    setting[3],
+                    base=decision,
+                )
+                for photo in photos
+            ]
+            for setting in self.grid
+        }
+        self.rights = {s: np.array([sum(ok for _, ok, _ in read) for read in self.cards[s]]) for s in self.grid}
+        self.wrongs = {s: np.array([sum(not ok for _, ok, _ in read) for read in self.cards[s]]) for s in self.grid}
+        self.everyone = list(range(len(photos)))
+        self.sets = sorted({p["set"] for p in photos})
+        self.by_set = {s: [i for i in self.everyone if photos[i]["set"] == s] for s in self.sets}
 
-    def counts(setting, which):
-        return int(rights[setting][which].sum()), int(wrongs[setting][which].sum())
+    def counts(self, setting, which) -> tuple[int, int]:
+        return int(self.rights[setting][which].sum()), int(self.wrongs[setting][which].sum())
 
-    def utility(setting, which):
+    def utility(self, setting, which) -> tuple:
         """Most right cards among the settings whose precision reaches the goal (else the most precise),
         then the fewest wrong; ties go to the higher thresholds, to no second way in and to no doubted cards."""
-        right, wrong = counts(setting, which)
+        right, wrong = self.counts(setting, which)
         precision = right / max(right + wrong, 1)
         proposal, conf, sure, doubt = setting
         return (
@@ -231,99 +272,100 @@ def main(argv: list[str] | None = None) -> int:
             -doubt[1],
         )
 
-    def review_flag(setting, which):
+    def review_flag(self, setting, which) -> float:
         """The lowest flag under which every wrong card without another reason lies (cards exactly at it are
         not flagged)."""
-        wrong = [c for i in which for c, ok, checked in cards[setting][i] if not ok and not checked]
+        wrong = [c for i in which for c, ok, checked in self.cards[setting][i] if not ok and not checked]
         return float(np.nextafter(max(wrong), 1.0)) if wrong else 0.5
 
-    sets = sorted({p["set"] for p in photos})
-    by_set = {s: [i for i in everyone if photos[i]["set"] == s] for s in sets}
-    print(
-        f"{'proposal':>8} {'conf':>5} {'second way in':>13} {'doubted':>8}  "
-        + "  ".join(f"{s + ' right/wrong':>26}" for s in sets)
-    )
-    shown = sorted(grid, key=lambda s: utility(s, everyone), reverse=True)[:12]
-    in_model = (
-        detector.settings.detector.proposal_conf,
-        detector.settings.decision.conf,
-        (detector.settings.decision.sure_proposal_conf, detector.settings.decision.sure_classifier)
-        if detector.settings.decision.sure_proposal_conf > 0
-        else NO_SURE_TIER,
-        (detector.settings.decision.doubted_proposal_conf, detector.settings.decision.doubted_reject_gate)
-        if detector.settings.decision.doubted_proposal_conf > 0
-        else NO_DOUBT,
-    )
-    for setting in shown + ([in_model] if in_model in cards and in_model not in shown else []):
-        row = []
-        for s in sets:
-            right, wrong = counts(setting, by_set[s])
-            labelled = sum(labelled_count(photos[i]) for i in by_set[s])
-            row.append(f"{right:>5}/{labelled:<5} right, {wrong:>4} wrong")
-        sure = "-" if setting[2] == NO_SURE_TIER else f"{setting[2][0]}/{setting[2][1]}"
-        doubt = "-" if setting[3] == NO_DOUBT else f"{setting[3][0]}/{setting[3][1]}"
+    def best(self, which) -> tuple:
+        return max(self.grid, key=lambda s: self.utility(s, which))
+
+    def labelled(self, which) -> int:
+        return sum(labelled_count(self.photos[i]) for i in which)
+
+    def print_best(self, in_model: tuple) -> None:
+        """The twelve best settings on all photos (and model.json's), each set's right and wrong cards."""
         print(
-            f"{setting[0]:>8} {setting[1]:>5} {sure:>13} {doubt:>8}  "
-            + "  ".join(f"{r:>26}" for r in row)
-            + ("   <- model.json" if setting == in_model else "")
+            f"{'proposal':>8} {'conf':>5} {'second way in':>13} {'doubted':>8}  "
+            + "  ".join(f"{s + ' right/wrong':>26}" for s in self.sets)
         )
-    chosen = max(grid, key=lambda s: utility(s, everyone))
-    flag = review_flag(chosen, everyone)
-    result = {
-        "chosen": {
-            "proposal_conf": chosen[0],
-            "conf": chosen[1],
-            "sure_tier": list(chosen[2]),
-            "doubt_tier": list(chosen[3]),
-            "review_below": round(flag, 4),
-        },
-        "sets": {},
-    }
-    print(f"chosen on both sets: {describe(chosen)}; review flag below {flag:.3f}")
-    for s in sets:
-        right, wrong = counts(chosen, by_set[s])
-        flagged_right = sum(c < flag or checked for i in by_set[s] for c, ok, checked in cards[chosen][i] if ok)
-        labelled = sum(labelled_count(photos[i]) for i in by_set[s])
-        print(f"  {s}: {right}/{labelled} right, {wrong} wrong; right cards flagged {flagged_right}/{right}")
-        result["sets"][s] = {"right": right, "labelled": labelled, "wrong": wrong, "right_flagged": flagged_right}
-    in_use = detector.settings.decision.review_below
-    for s in sets:
-        wrong_flagged = sum(checked for i in by_set[s] for c, ok, checked in cards[chosen][i] if not ok)
-        right_flagged = sum(checked for i in by_set[s] for c, ok, checked in cards[chosen][i] if ok)
-        right, wrong = counts(chosen, by_set[s])
-        print(
-            f"  with model.json's review flag ({in_use}): {s}: wrong cards flagged {wrong_flagged}/{wrong}, "
-            f"right cards flagged {right_flagged}/{right}"
-        )
-        result["sets"][s]["model_json_flag"] = {
-            "review_below": in_use,
-            "wrong_flagged": wrong_flagged,
-            "right_flagged": right_flagged,
+        shown = sorted(self.grid, key=lambda s: self.utility(s, self.everyone), reverse=True)[:12]
+        for setting in shown + ([in_model] if in_model in self.cards and in_model not in shown else []):
+            row = []
+            for s in self.sets:
+                right, wrong = self.counts(setting, self.by_set[s])
+                row.append(f"{right:>5}/{self.labelled(self.by_set[s]):<5} right, {wrong:>4} wrong")
+            sure = "-" if setting[2] == NO_SURE_TIER else f"{setting[2][0]}/{setting[2][1]}"
+            doubt = "-" if setting[3] == NO_DOUBT else f"{setting[3][0]}/{setting[3][1]}"
+            print(
+                f"{setting[0]:>8} {setting[1]:>5} {sure:>13} {doubt:>8}  "
+                + "  ".join(f"{r:>26}" for r in row)
+                + ("   <- model.json" if setting == in_model else "")
+            )
+
+    def chosen_report(self, in_use: float) -> dict:
+        """The setting chosen on all photos and its review flag, with each set's numbers (printed), and with
+        model.json's review flag ``in_use``."""
+        chosen = self.best(self.everyone)
+        flag = self.review_flag(chosen, self.everyone)
+        result: dict = {
+            "chosen": {
+                "proposal_conf": chosen[0],
+                "conf": chosen[1],
+                "sure_tier": list(chosen[2]),
+                "doubt_tier": list(chosen[3]),
+                "review_below": round(flag, 4),
+            },
+            "sets": {},
         }
-    # leave one photo out: choose (setting, flag) on the others, read the one left out
-    loo: dict[str, Counter[str]] = {s: Counter() for s in sets}
-    for left_out in everyone:
-        others = np.array([i for i in everyone if i != left_out])
-        setting = max(grid, key=lambda s: utility(s, others))
-        flag = review_flag(setting, others)
-        tally = loo[photos[left_out]["set"]]
-        tally["same_as_chosen"] += setting == chosen
-        for confidence, ok, checked in cards[setting][left_out]:
-            tally["right" if ok else "wrong"] += 1
-            tally["right_flagged" if ok else "wrong_flagged"] += checked or confidence < flag
-        tally["labelled"] += labelled_count(photos[left_out])
-    for s in sets:
-        t = loo[s]
-        print(
-            f"leave-one-photo-out {s}: {t['right']}/{t['labelled']} right = {t['right'] / max(t['labelled'], 1):.4f}, "
-            f"{t['wrong']} wrong (precision {t['right'] / max(t['right'] + t['wrong'], 1):.4f}); wrong cards "
-            f"flagged {t['wrong_flagged']}/{t['wrong']}, right cards flagged {t['right_flagged']}/{t['right']}; "
-            f"the choice was the all-photo one for {t['same_as_chosen']}/{len(by_set[s])} left-out photos"
-        )
-        result["sets"][s]["leave_one_out"] = dict(t)
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    return 0
+        print(f"chosen on both sets: {describe(chosen)}; review flag below {flag:.3f}")
+        cards = self.cards[chosen]
+        for s in self.sets:
+            right, wrong = self.counts(chosen, self.by_set[s])
+            flagged_right = sum(c < flag or checked for i in self.by_set[s] for c, ok, checked in cards[i] if ok)
+            labelled = self.labelled(self.by_set[s])
+            print(f"  {s}: {right}/{labelled} right, {wrong} wrong; right cards flagged {flagged_right}/{right}")
+            result["sets"][s] = {"right": right, "labelled": labelled, "wrong": wrong, "right_flagged": flagged_right}
+        for s in self.sets:
+            wrong_flagged = sum(checked for i in self.by_set[s] for c, ok, checked in cards[i] if not ok)
+            right_flagged = sum(checked for i in self.by_set[s] for c, ok, checked in cards[i] if ok)
+            right, wrong = self.counts(chosen, self.by_set[s])
+            print(
+                f"  with model.json's review flag ({in_use}): {s}: wrong cards flagged {wrong_flagged}/{wrong}, "
+                f"right cards flagged {right_flagged}/{right}"
+            )
+            result["sets"][s]["model_json_flag"] = {
+                "review_below": in_use,
+                "wrong_flagged": wrong_flagged,
+                "right_flagged": right_flagged,
+            }
+        self.chosen = chosen
+        return result
+
+    def leave_one_photo_out(self, result: dict) -> None:
+        """Leave one photo out: choose (setting, flag) on the others, read the one left out (printed, and added
+        to ``result``)."""
+        loo: dict[str, Counter[str]] = {s: Counter() for s in self.sets}
+        for left_out in self.everyone:
+            others = np.array([i for i in self.everyone if i != left_out])
+            setting = self.best(others)
+            flag = self.review_flag(setting, others)
+            tally = loo[self.photos[left_out]["set"]]
+            tally["same_as_chosen"] += setting == self.chosen
+            for confidence, ok, checked in self.cards[setting][left_out]:
+                tally["right" if ok else "wrong"] += 1
+                tally["right_flagged" if ok else "wrong_flagged"] += checked or confidence < flag
+            tally["labelled"] += labelled_count(self.photos[left_out])
+        for s in self.sets:
+            t = loo[s]
+            print(
+                f"leave-one-photo-out {s}: {t['right']}/{t['labelled']} right = {t['right'] / max(t['labelled'], 1):.4f}, "
+                f"{t['wrong']} wrong (precision {t['right'] / max(t['right'] + t['wrong'], 1):.4f}); wrong cards "
+                f"flagged {t['wrong_flagged']}/{t['wrong']}, right cards flagged {t['right_flagged']}/{t['right']}; "
+                f"the choice was the all-photo one for {t['same_as_chosen']}/{len(self.by_set[s])} left-out photos"
+            )
+            result["sets"][s]["leave_one_out"] = dict(t)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,14 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.annotate import save_annotated as save
+from vision.crop_reading import read_boxes
 from vision.decode import decode_image
 from vision.detections import Detections, box_iou, canonical_code, read_yolo_labels
-from vision.detector import CardIndexDetector, load_detector
-from vision.recognise import reading_from_detections, recognise
+from vision.detector import MODEL_LAYOUT, CardIndexDetector, load_detector
+from vision.model_settings import ModelSettings
+from vision.proposals import decode_side
+from vision.reading import PhotoReading
+from vision.recognise import detect, reading_from_detections, recognise
 
 MAP_CONF = 0.01
 IOU_MATCH = 0.5
@@ -42,65 +47,84 @@ def evaluate_folder(
     conf: float | None = None,
     save_annotated: Path | str | None = None,
     tiles: int = 1,
+    settings: ModelSettings | None = None,
 ) -> dict[str, Any]:
     """Read every labelled photo of ``folder`` and measure the readings against the labels (see module doc)."""
     folder = Path(folder)
     image_paths = check_eval_folder(folder)
-    labels_dir = folder / "labels"
     class_codes = [canonical_code(line) for line in (folder / "classes.txt").read_text().split()]
     detector = detector or load_detector()
-    imgsz = int(imgsz or detector.settings.detector.imgsz)
-    conf = detector.settings.decision.conf if conf is None else float(conf)
-
-    photos: list[dict[str, Any]] = []
-    all_predictions: list[Detections] = []
-    all_labels: list[Detections] = []
-    confusions: Counter[tuple[str, str]] = Counter()
-    missed_cards: Counter[str] = Counter()
-    extra_cards: Counter[str] = Counter()
-    agnostic_found = labelled_boxes = crops_right = 0
-    two_stage = detector.layout == "index detector + classifier"
-    seconds = 0.0
+    settings = settings or detector.settings
+    imgsz = int(imgsz or settings.detector.imgsz)
+    conf = settings.decision.conf if conf is None else float(conf)
+    tally = _Tally()
     for image_path in image_paths:
-        label_path = labels_dir / f"{image_path.stem}.txt"
         start = time.perf_counter()
         # decoded as the product decodes a photo, so the numbers are its own
-        image = decode_image(image_path, max_side=detector.photo_decode_side(imgsz, tiles))
+        image = decode_image(image_path, max_side=decode_side(settings, imgsz, tiles))
         # every reading down to MAP_CONF (for mAP), from the same detector proposals as in use
-        predictions = detector.detect_tiled(
+        predictions = detect(
             image.pixels,
-            tiles,
+            detector,
+            tiles=tiles,
+            settings=settings,
             imgsz=imgsz,
             conf=min(conf, MAP_CONF),
-            proposal_conf=min(conf, detector.settings.detector.proposal_conf),
+            proposal_conf=min(conf, settings.detector.proposal_conf),
         ).scaled(image.to_original)
         kept = predictions.with_confidence_at_least(conf)
-        reading = reading_from_detections(kept, image.original_size, decision=detector.settings.decision)
-        seconds += time.perf_counter() - start
+        reading = reading_from_detections(kept, image.original_size, decision=settings.decision)
+        tally.seconds += time.perf_counter() - start
+        label_path = folder / "labels" / f"{image_path.stem}.txt"
         labels = (
             read_yolo_labels(label_path, class_codes, image.original_size)
             if label_path.exists()
             else Detections.empty()
         )
-        all_predictions.append(predictions)
-        all_labels.append(labels)
+        if len(labels):
+            card_ids, probabilities = read_boxes(detector, image.pixels, labels.xyxy / image.to_original, settings)
+            # a crop the classifiers call "not a card" (probability 0 after the gate) is not read right
+            tally.crops_right += int(((card_ids[:, 0] == labels.class_id) & (probabilities[:, 0] > 0)).sum())
+        tally.add(image_path.name, predictions, kept, reading, labels)
+        if save_annotated:
+            save(Path(save_annotated) / f"{image_path.stem}.jpg", image.pixels, reading, image.to_original, labels)
+    summary = {"folder": str(folder), "imgsz": imgsz, "tiles": tiles, "conf": conf, "model": MODEL_LAYOUT}
+    return {**summary, "model_file": settings.detector.weights.name, **tally.summary()}
 
+
+@dataclass
+class _Tally:
+    """What ``evaluate_folder`` counts over a folder's photos."""
+
+    photos: list[dict[str, Any]] = field(default_factory=list)
+    predictions: list[Detections] = field(default_factory=list)
+    labels: list[Detections] = field(default_factory=list)
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    missed_cards: Counter[str] = field(default_factory=Counter)
+    extra_cards: Counter[str] = field(default_factory=Counter)
+    agnostic_found: int = 0
+    labelled_boxes: int = 0
+    crops_right: int = 0
+    seconds: float = 0.0
+
+    def add(
+        self, name: str, predictions: Detections, kept: Detections, reading: PhotoReading, labels: Detections
+    ) -> None:
+        """One photo: its readings down to ``MAP_CONF``, those kept, its reading and its labels."""
+        self.predictions.append(predictions)
+        self.labels.append(labels)
         labelled, read = set(labels.codes), {card.card for card in reading.cards}
         hits = labelled & read
         flagged = [card.card for card in reading.cards if card.to_check]
-        missed_cards.update(labelled - read)
-        extra_cards.update(read - labelled)
-        if two_stage and len(labels):
-            card_ids, probabilities = detector.read_boxes(image.pixels, labels.xyxy / image.to_original)
-            # a crop the classifiers call "not a card" (probability 0 after the gate) is not read right
-            crops_right += int(((card_ids[:, 0] == labels.class_id) & (probabilities[:, 0] > 0)).sum())
+        self.missed_cards.update(labelled - read)
+        self.extra_cards.update(read - labelled)
         found, photo_confusions = _agnostic_matches(kept, labels)
-        confusions.update(photo_confusions)
-        agnostic_found += found
-        labelled_boxes += len(labels)
-        photos.append(
+        self.confusions.update(photo_confusions)
+        self.agnostic_found += found
+        self.labelled_boxes += len(labels)
+        self.photos.append(
             {
-                "image": image_path.name,
+                "image": name,
                 "cards_labelled": len(labelled),
                 "cards_read": len(read),
                 "cards_right": len(hits),
@@ -119,32 +143,27 @@ def evaluate_folder(
                 "card_checks": [(round(c.confidence, 4), c.card in labelled, c.to_check) for c in reading.cards],
             }
         )
-        if save_annotated:
-            save(Path(save_annotated) / f"{image_path.stem}.jpg", image.pixels, reading, image.to_original, labels)
 
-    total_right = sum(p["cards_right"] for p in photos)
-    return {
-        "folder": str(folder),
-        "imgsz": imgsz,
-        "tiles": tiles,
-        "conf": conf,
-        "model": detector.layout,
-        "model_file": detector.settings.detector.weights.name,
-        "photos": photos,
-        "n_photos": len(photos),
-        "card_recall": _ratio(total_right, sum(p["cards_labelled"] for p in photos)),
-        "card_precision": _ratio(total_right, sum(p["cards_read"] for p in photos)),
-        "photos_exact": sum(p["exact"] for p in photos),
-        "map50": mean_average_precision(all_predictions, all_labels),
-        "agnostic_map50": mean_average_precision(all_predictions, all_labels, class_agnostic=True),
-        "box_recall_agnostic": _ratio(agnostic_found, labelled_boxes),
-        # the classifier alone, on crops around the labelled index boxes (two-stage models)
-        "classifier_accuracy_on_labelled_boxes": _ratio(crops_right, labelled_boxes) if two_stage else None,
-        "confusions": [{"labelled": a, "read": b, "count": n} for (a, b), n in confusions.most_common(10)],
-        "most_missed": [{"card": c, "count": n} for c, n in missed_cards.most_common(10)],
-        "most_extra": [{"card": c, "count": n} for c, n in extra_cards.most_common(10)],
-        "seconds_per_photo": round(seconds / len(photos), 3),
-    }
+    def summary(self) -> dict[str, Any]:
+        """The folder's numbers."""
+        photos = self.photos
+        total_right = sum(p["cards_right"] for p in photos)
+        return {
+            "photos": photos,
+            "n_photos": len(photos),
+            "card_recall": _ratio(total_right, sum(p["cards_labelled"] for p in photos)),
+            "card_precision": _ratio(total_right, sum(p["cards_read"] for p in photos)),
+            "photos_exact": sum(p["exact"] for p in photos),
+            "map50": mean_average_precision(self.predictions, self.labels),
+            "agnostic_map50": mean_average_precision(self.predictions, self.labels, class_agnostic=True),
+            "box_recall_agnostic": _ratio(self.agnostic_found, self.labelled_boxes),
+            # the classifier alone, on crops around the labelled index boxes
+            "classifier_accuracy_on_labelled_boxes": _ratio(self.crops_right, self.labelled_boxes),
+            "confusions": [{"labelled": a, "read": b, "count": n} for (a, b), n in self.confusions.most_common(10)],
+            "most_missed": [{"card": c, "count": n} for c, n in self.missed_cards.most_common(10)],
+            "most_extra": [{"card": c, "count": n} for c, n in self.extra_cards.most_common(10)],
+            "seconds_per_photo": round(self.seconds / len(photos), 3),
+        }
 
 
 def check_eval_folder(folder: Path) -> list[Path]:
@@ -474,6 +493,7 @@ def evaluate_rank_folder(
     imgsz: int | None = None,
     conf: float | None = None,
     save_annotated: Path | str | None = None,
+    settings: ModelSettings | None = None,
 ) -> dict[str, Any]:
     """Read every photo of a rank-labelled folder through the product path and measure, per the set's README:
     rank recall and precision (multisets of ranks), exact photos, false cards per photo; and by position,
@@ -487,7 +507,7 @@ def evaluate_rank_folder(
     for name in sorted(labels):
         path = folder / "images" / name
         start = time.perf_counter()
-        recognition = recognise(path, detector=detector, imgsz=imgsz, conf=conf, name=name)
+        recognition = recognise(path, detector=detector, settings=settings, imgsz=imgsz, conf=conf, name=name)
         seconds += time.perf_counter() - start
         reading = recognition.reading
         labelled = Counter(rank for rank, _ in labels[name])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -161,35 +162,32 @@ def find_corner_index(face: np.ndarray, options: dict) -> tuple[int, int, int, i
         box[:] = [min(box[0], part[0]), min(box[1], part[1]), max(box[2], part[2]), max(box[3], part[3])]
         used.add(part)
 
-    # the rank row: glyphs beside the rank glyph, overlapping it vertically ("10")
-    grown = True
-    while grown:
-        grown = False
-        for part in parts:
-            if part in used or not fits(part):
-                continue
-            overlap = min(part[3], seed[3]) - max(part[1], seed[1])
-            gap_x = max(part[0] - box[2], box[0] - part[2], 0)
-            inside = part[0] >= box[0] and part[2] <= box[2] and part[1] >= box[1] and part[3] <= box[3]
-            if inside or (overlap >= 0.5 * min(part[3] - part[1], glyph_h) and gap_x <= 0.35 * glyph_h):
-                add(part)
-                grown = True
+    def grow(joins: Callable[[tuple[int, int, int, int]], bool]) -> None:  # add the parts that join, until none does
+        grown = True
+        while grown:
+            grown = False
+            for part in parts:
+                if part not in used and fits(part) and joins(part):
+                    add(part)
+                    grown = True
+
+    def in_rank_row(part: tuple[int, int, int, int]) -> bool:  # beside the rank glyph, overlapping it ("10")
+        overlap = min(part[3], seed[3]) - max(part[1], seed[1])
+        gap_x = max(part[0] - box[2], box[0] - part[2], 0)
+        inside = part[0] >= box[0] and part[2] <= box[2] and part[1] >= box[1] and part[3] <= box[3]
+        return inside or (overlap >= 0.5 * min(part[3] - part[1], glyph_h) and gap_x <= 0.35 * glyph_h)
+
+    grow(in_rank_row)
     row_x0, row_x1 = box[0], box[2]
-    # the suit: components below the rank row, centred under it
     gap = options.get("gap", 0.45) * glyph_h
-    grown = True
-    while grown:
-        grown = False
-        for part in parts:
-            if part in used or not fits(part):
-                continue
-            centre_x = (part[0] + part[2]) / 2
-            below = part[1] >= seed[1] + 0.5 * glyph_h
-            centred = abs(centre_x - (row_x0 + row_x1) / 2) <= 0.3 * (row_x1 - row_x0) + 0.2 * glyph_h
-            gap_y = max(part[1] - box[3], 0)
-            if below and centred and gap_y <= gap:
-                add(part)
-                grown = True
+
+    def under_rank_row(part: tuple[int, int, int, int]) -> bool:  # the suit: below the rank row, centred under it
+        centre_x = (part[0] + part[2]) / 2
+        below = part[1] >= seed[1] + 0.5 * glyph_h
+        centred = abs(centre_x - (row_x0 + row_x1) / 2) <= 0.3 * (row_x1 - row_x0) + 0.2 * glyph_h
+        return below and centred and max(part[1] - box[3], 0) <= gap
+
+    grow(under_rank_row)
     x0, y0, x1, y1 = box[0] - split, box[1] - split, box[2] + split, box[3] + split
     # a glyph cut by the ignored outline strip continues to the card's edge
     if x0 <= border + 1 or (x0 > 0 and all_ink[max(y0, 0) : y1, x0 - 1].any()):

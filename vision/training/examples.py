@@ -302,15 +302,17 @@ def add_to_dataset(
 
 # ------------------------------------------------------------------ command line
 
+EXAMPLES_DESCRIPTION = (
+    "List what the web app has collected from saved photo hands (instance/examples): photos, labelled index "
+    "boxes, corrections, 'not a card' boxes, cards added by hand, and which photos teach the detector or are "
+    "held out for measuring. 'ginscore retrain' learns from them."
+)
+
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser(
-        "examples",
-        help="list the corrected photos collected for retraining",
-        description="List what the web app has collected from saved photo hands (instance/examples): photos, "
-        "labelled index boxes, corrections, 'not a card' boxes, cards added by hand, and which photos "
-        "teach the detector or are held out for measuring. 'ginscore retrain' learns from them.",
-    )
+    """Register ``ginscore examples``."""
+    help_text = "list the corrected photos collected for retraining"
+    parser = commands.add_parser("examples", help=help_text, description=EXAMPLES_DESCRIPTION)
     parser.add_argument(
         "--instance", type=Path, default=None, help="instance folder (default: $GINSCORE_INSTANCE or instance/)"
     )

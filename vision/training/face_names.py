@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.crop_reading import gated_readings
+from vision.recognise import detect
 from vision.training.corner_finder import find_corner_index, local_view, to_face_box
 from vision.training.table_cards import Box, FoundCard
 
@@ -82,7 +84,7 @@ def read_faces(
     ]
     scores: list[dict[str, float]] = [{} for _ in faces_bgr]
     owners = [i for i, face_boxes in enumerate(boxes) for _ in face_boxes]
-    if owners and detector.layout == "index detector + classifier":
+    if owners:
         size, isolate = detector.classifier_imgsz, detector.settings.classifiers.isolate
         cut = [
             (faces_bgr[i], (float(x0), float(y0), float(x1), float(y1)))
@@ -91,7 +93,7 @@ def read_faces(
         ]
         crops = [crop_index(face, box, size=size) for face, box in cut]
         isolated = [crop_index(face, box, size=size, isolate=isolate) for face, box in cut] if isolate > 0 else None
-        ids, probabilities = detector.read_crops(crops, isolated)
+        ids, probabilities = gated_readings(detector, crops, isolated)
         for i, row_ids, row_p in zip(owners, ids, probabilities, strict=True):
             for card_id, p in zip(row_ids.tolist(), row_p.tolist(), strict=True):
                 code = CARD_CODES[card_id]
@@ -101,7 +103,7 @@ def read_faces(
             # the corner finder missed: let the detector find the indices on the face, padded onto a table
             pad = face.shape[0] // 3
             canvas = cv2.copyMakeBorder(face, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(60, 90, 50))
-            found = detector.detect(canvas, imgsz=640, conf=0.05)
+            found = detect(canvas, detector, imgsz=640, conf=0.05)
             for card_id, confidence in zip(found.class_id.tolist(), found.confidence.tolist(), strict=True):
                 code = CARD_CODES[card_id]
                 scores[i][code] = max(scores[i].get(code, 0.0), float(confidence))

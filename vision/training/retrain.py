@@ -29,7 +29,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,16 +64,16 @@ AUTO_DETECTOR_PHOTOS = 20  # 'auto' trains the detector from this many corrected
 SCENES_PER_HOUR = 6000  # synthetic scenes rendered per hour of training budget (default)
 # The classifier's fine-tuning crops hold the hard "not a card" cases the shipped classifier was trained on
 # (docs/training.md): clutter in most scenes, the detector's own false proposals mined from some of them,
-# and no-card tables with handwritten score pads. Without them a 30-minute fine-tune on plain scenes read
-# 2 more false cards on real-clutter (session 12's control run), with them 1 more (session 13, docs/experiments).
+# and no-card tables with handwritten score pads: without them a fine-tune read more false cards on
+# real-clutter (docs/experiments/reading-settings-history.md).
 RETRAIN_CLUTTER_SHARE = 0.8
 MINED_SCENE_SHARE = 0.1  # of the rendered scenes, read by the installed detector for its false proposals
 NO_CARD_TABLES_PER_SCENE = 0.2  # no-card tables read for "not a card" crops, per rendered scene
 # A taught deck's index crops drawn directly (``ginscore crops --deck``), per hour of budget, beside its scenes:
 # each taught index is then seen hundreds of times, not a few dozen.
 TAUGHT_CROPS_PER_HOUR = 40_000
-# The classifier's fine-tuning learning rate. At ``ginscore train``'s 0.0004, 30 minutes on fresh scenes of the
-# training decks alone (no taught deck) read 2 real-val cards fewer (session 12 and 13's control runs).
+# The classifier's fine-tuning learning rate: ``ginscore train``'s 0.0004 lost real-val cards on a fine-tune
+# (docs/experiments/reading-settings-history.md).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
@@ -276,17 +276,10 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
     start = time.perf_counter()
     if eval_set.kind == "rank":
         result = evaluate.evaluate_rank_folder(eval_set.path, detector=detector, imgsz=imgsz)
-        right = sum(p["cards_right"] for p in result["photos"])
-        labelled = sum(p["cards_labelled"] for p in result["photos"])
-        read = sum(p["cards_read"] for p in result["photos"])
         numbers = {
-            "right": right,
-            "labelled": labelled,
-            "read": read,
+            **_card_counts(result),
             "recall": result["rank_recall"],
             "precision": result["rank_precision"],
-            "photos_exact": result["photos_exact"],
-            "photos": result["n_photos"],
             "false_cards": result["false_cards"],
             "flagged": result["wrong_cards_flagged"] + result["right_cards_flagged"],
             "wrong_flagged": result["wrong_cards_flagged"],
@@ -296,18 +289,12 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
         }
     else:
         result, flags = _evaluate_with_flags(eval_set.path, detector, imgsz)
-        right = sum(p["cards_right"] for p in result["photos"])
-        labelled = sum(p["cards_labelled"] for p in result["photos"])
-        read = sum(p["cards_read"] for p in result["photos"])
+        counts = _card_counts(result)
         numbers = {
-            "right": right,
-            "labelled": labelled,
-            "read": read,
+            **counts,
             "recall": result["card_recall"],
             "precision": result["card_precision"],
-            "photos_exact": result["photos_exact"],
-            "photos": result["n_photos"],
-            "false_cards": read - right,
+            "false_cards": counts["read"] - counts["right"],
             "map50": result["map50"],
             "classifier_alone": result.get("classifier_accuracy_on_labelled_boxes"),
             "measure": "card",
@@ -316,6 +303,18 @@ def measure_set(detector, eval_set: EvalSet, imgsz: int | None = None) -> dict[s
         }
     numbers["seconds"] = round(time.perf_counter() - start, 1)
     return numbers
+
+
+def _card_counts(result: dict[str, Any]) -> dict[str, Any]:
+    """Cards right, labelled and read over a measured set's photos, and its exact and all photos."""
+    photos = result["photos"]
+    return {
+        "right": sum(p["cards_right"] for p in photos),
+        "labelled": sum(p["cards_labelled"] for p in photos),
+        "read": sum(p["cards_read"] for p in photos),
+        "photos_exact": result["photos_exact"],
+        "photos": result["n_photos"],
+    }
 
 
 def measure(
@@ -473,9 +472,8 @@ def running_pid(folder: Path) -> int | None:
     return pid
 
 
-def retrain(config: RetrainConfig) -> dict[str, Any]:
-    """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
-
+def check_config(config: RetrainConfig) -> None:
+    """``RetrainError`` saying which option is out of range, and what to give."""
     if not 0 < config.hours <= 24:
         raise RetrainError(f"--hours {config.hours}: give a budget above 0 and at most 24 (e.g. 0.5)")
     if config.part not in ("auto", "classifier", "detector", "both"):
@@ -486,6 +484,98 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         raise RetrainError(f"--distill {config.distill}: give a weight from 0 (off) to 100, e.g. 1")
     if not 0 < config.step <= 1:
         raise RetrainError(f"--step {config.step}: give a fraction above 0 and at most 1, e.g. 0.5")
+
+
+def planned_stages(
+    config: RetrainConfig, parts: tuple[str, ...], scenes: int, hours_detector: float, hours_classifier: float
+) -> list[tuple[str, float]]:
+    """The retrain's stages and the minutes each is expected to take (the progress bar's plan)."""
+    train_minutes = config.hours * 60
+    render_minutes = scenes / 600 + 0.2
+    if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
+        render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
+    stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", render_minutes)]
+    stages += [("train detector", hours_detector * 60)] if hours_detector else []
+    stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
+    return stages + [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
+
+
+def _train_detector(
+    config: RetrainConfig, data: Path, runs: Path, models_dir: Path, hours: float, progress: Progress
+) -> Path:
+    """The detector fine-tuned on the rendered data for ``hours``, from the installed one."""
+    installed = read_settings_document(models_dir).get("detector", {}).get("weights", DETECTOR_FILE)
+    run = train.TrainRun(
+        epochs=100,
+        imgsz=config.imgsz,
+        batch=config.batch,
+        name="detector",
+        device="cpu",
+        hours=hours,
+        weights=str(models_dir / installed),
+        workers=min(2, config.workers),
+        project=runs,
+        models_dir=models_dir,
+        callbacks=_progress_callbacks(progress, hours, "detector"),
+    )
+    return train.train_detector(data / "data.yaml", run)
+
+
+def _train_classifiers(
+    config: RetrainConfig,
+    data: Path,
+    runs: Path,
+    models_dir: Path,
+    partners: tuple[Path, ...],
+    hours: float,
+    progress: Progress,
+) -> tuple[Path, dict[str, Path]]:
+    """The main classifier and each of ``partners`` fine-tuned on the rendered crops, in equal shares of
+    ``hours``: the main one's best weights, and each partner's by its file name.
+
+    --partners (default): every classifier that reads the crops learns the taught decks: the main one alone is
+    outvoted by partners that never saw them. --distill holds each to what it read before, so the three drift
+    less on other decks (docs/experiments/reading-settings-history.md)."""
+    runs_count = 1 + len(partners)
+    share = hours / runs_count
+    swapped = runs / "crops-bgr"  # one copy with red and blue swapped, shared by the runs
+    main: Path | None = None
+    trained_partners: dict[str, Path] = {}
+    for k, start in enumerate((None, *partners)):
+        what = "classifier" if start is None else f"partner classifier {k} of {len(partners)}"
+        run = replace(
+            train.CLASSIFIER_RUN,
+            epochs=100,
+            batch=max(config.batch, 64),
+            name="classifier" if start is None else f"partner-{k}",
+            device="cpu",
+            hours=share,
+            weights=None if start is None else str(start),
+            workers=min(2, config.workers),
+            project=runs,
+            models_dir=models_dir,
+            callbacks=_progress_callbacks(progress, share, what, k / runs_count, 1 / runs_count),
+        )
+        best = train.train_classifier(
+            data / "crops",
+            run,
+            lr0=RETRAIN_CLASSIFIER_LR0,
+            keep_classes=start is not None,
+            swapped_crops=swapped,
+            distill=config.distill,
+            step=config.step,
+        )
+        if start is None:
+            main = best
+        else:
+            trained_partners[start.name] = best
+    assert main is not None  # the main classifier is trained first
+    return main, trained_partners
+
+
+def retrain(config: RetrainConfig) -> dict[str, Any]:
+    """Run one retrain (see the module doc); returns the report (also written to instance/retrain/last.json)."""
+    check_config(config)
     models_dir = Path(config.models_dir)
     try:
         settings = read_model_settings(models_dir)
@@ -509,28 +599,21 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         scenes = config.scenes or int(min(20000, max(200, SCENES_PER_HOUR * config.hours)))
         hours_detector = config.hours * (DETECTOR_SHARE if len(parts) == 2 else 1.0) if "detector" in parts else 0.0
         hours_classifier = config.hours - hours_detector if "classifier" in parts else 0.0
-        train_minutes = config.hours * 60
-        render_minutes = scenes / 600 + 0.2
-        if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
-            render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
-        stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", render_minutes)]
-        stages += [("train detector", hours_detector * 60)] if hours_detector else []
-        stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
-        stages += [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
+        stages = planned_stages(config, parts, scenes, hours_detector, hours_classifier)
         progress = Progress(stages, status_path, config.progress_bar)
         timings: dict[str, float] = {}
         cache = folder / "measurements.json"
 
-        progress.begin("measure before", "measuring the installed models")
-        t = time.time()
-        before = measure(
-            models_dir,
-            sets,
-            config.eval_imgsz,
-            cache,
-            on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (before)"),
-        )
-        timings["measure_before_min"] = (time.time() - t) / 60
+        def measured(models: Path, when: str, what: str) -> dict[str, Any]:
+            """The measurements of ``models`` on the sets, timed, the progress said as ``when`` and ``what``."""
+            progress.begin(f"measure {when}", f"measuring {what}")
+            start = time.time()
+            on_set = lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} ({when})")  # noqa: E731
+            result = measure(models, sets, config.eval_imgsz, cache, on_set=on_set)
+            timings[f"measure_{when}_min"] = (time.time() - start) / 60
+            return result
+
+        before = measured(models_dir, "before", "the installed models")
 
         progress.begin("render scenes", f"rendering {scenes} scenes")
         t = time.time()
@@ -553,74 +636,23 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         if "detector" in parts:
             progress.begin("train detector", "fine-tuning the detector")
             t = time.time()
-            trained["detector"] = train.train_detector(
-                data / "data.yaml",
-                epochs=100,
-                imgsz=config.imgsz,
-                batch=config.batch,
-                device="cpu",
-                hours=hours_detector,
-                weights=str(
-                    models_dir / read_settings_document(models_dir).get("detector", {}).get("weights", DETECTOR_FILE)
-                ),
-                workers=min(2, config.workers),
-                project=runs,
-                name="detector",
-                models_dir=models_dir,
-                callbacks=_progress_callbacks(progress, hours_detector, "detector"),
-            )
+            trained["detector"] = _train_detector(config, data, runs, models_dir, hours_detector, progress)
             timings["train_detector_min"] = (time.time() - t) / 60
         channels = None
         trained_partners: dict[str, Path] = {}
         if "classifier" in parts:
-            # --partners (default): every classifier that reads the crops learns the taught decks, each in an equal
-            # share of the time: the main one alone is outvoted by partners that never saw them (session 14).
-            # --distill holds each to what it read before, so the three drift less on other decks (session 15)
             partners = settings.classifiers.partners if config.partners else ()
-            runs_count = 1 + len(partners)
-            share = hours_classifier / runs_count
             progress.begin("train classifier", "fine-tuning the classifier" + ("s" if partners else ""))
             t = time.time()
-            swapped = runs / "crops-bgr"  # one copy with red and blue swapped, shared by the runs
-            for k, start in enumerate((None, *partners)):
-                what = "classifier" if start is None else f"partner classifier {k} of {len(partners)}"
-                best = train.train_classifier(
-                    data / "crops",
-                    epochs=100,
-                    device="cpu",
-                    hours=share,
-                    workers=min(2, config.workers),
-                    project=runs,
-                    name="classifier" if start is None else f"partner-{k}",
-                    models_dir=models_dir,
-                    batch=max(config.batch, 64),
-                    callbacks=_progress_callbacks(progress, share, what, k / runs_count, 1 / runs_count),
-                    lr0=RETRAIN_CLASSIFIER_LR0,
-                    weights=None if start is None else str(start),
-                    keep_classes=start is not None,
-                    swapped_crops=swapped,
-                    distill=config.distill,
-                    step=config.step,
-                )
-                if start is None:
-                    trained["classifier"] = best
-                else:
-                    trained_partners[start.name] = best
+            trained["classifier"], trained_partners = _train_classifiers(
+                config, data, runs, models_dir, partners, hours_classifier, progress
+            )
             channels, _, _ = train.classifier_channel_order(trained["classifier"], data / "crops" / "val")
             timings["train_classifier_min"] = (time.time() - t) / 60
 
         candidate = work / "candidate"
         make_candidate(models_dir, candidate, trained, channels, trained_partners)
-        progress.begin("measure after", "measuring the new models")
-        t = time.time()
-        after = measure(
-            candidate,
-            sets,
-            config.eval_imgsz,
-            cache,
-            on_set=lambda i, name: progress.update(i / max(len(sets), 1), f"measuring {name} (after)"),
-        )
-        timings["measure_after_min"] = (time.time() - t) / 60
+        after = measured(candidate, "after", "the new models")
 
         progress.begin("install", "deciding")
         better, reasons = decide(before, after, config.tolerance)
@@ -782,6 +814,7 @@ def make_candidate(
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
+    """Register ``ginscore retrain``."""
     parser = commands.add_parser(
         "retrain",
         help="fine-tune the models on fresh scenes, taught decks and corrected photos (CPU)",

@@ -26,13 +26,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from engine.cards import CARD_CODES
+from vision.crop_reading import read_boxes
 from vision.decode import decode_image
-from vision.detections import Detections, box_overlap_of_smaller
+from vision.detections import Detections, box_overlap_of_smaller, surest_of_overlapping
+from vision.model_settings import CornerSettings
 from vision.reading import ImageError
+from vision.recognise import detect
 
 Box = tuple[float, float, float, float]
 
@@ -53,7 +57,10 @@ SMALL_PHOTO = 1200
 # library's decks put the outer corner of the index 0 to 0.05 from the card's edges (median 0.03 / 0.025)
 DEFAULT_ASPECT = 0.70  # card width / height (poker 0.716, bridge 0.64; the library's faces 0.60 to 0.75)
 DEFAULT_MARGIN = (0.025, 0.03)  # (across, along) the card
-CORNER_SPAN = (1.5, 8.0)  # a card's two index corners lie this many index sizes apart
+# two index boxes are the corners an outline is predicted from when they lie this many index sizes apart
+# (wider than the reader's spans: vision/model_settings.py's corners section), and are of like sizes
+OUTLINE_CORNER_SPAN = (1.5, 8.0)
+LIKE_SIZES = (0.67, 1.5)  # the ratio of two index boxes' sizes, low and high
 INDEX_HEIGHTS = (2.0, 7.5)  # a card is this many index sizes high (library decks: 2.6 to 5.6)
 
 # refining an outline: the card is looked at REFINE_HEIGHT px high, each side searched SEARCH of the card
@@ -350,12 +357,12 @@ def predict_from_corners(
     """
     a, b = np.asarray(box_a, dtype=np.float64), np.asarray(box_b, dtype=np.float64)
     side_a, side_b = max(a[2] - a[0], a[3] - a[1]), max(b[2] - b[0], b[3] - b[1])
-    if not 0.67 <= side_a / max(side_b, 1e-6) <= 1.5:
+    if not LIKE_SIZES[0] <= side_a / max(side_b, 1e-6) <= LIKE_SIZES[1]:
         return None
     size = (side_a + side_b) / 2
     d = (b[:2] + b[2:]) / 2 - (a[:2] + a[2:]) / 2
     distance = float(np.hypot(*d))
-    if not CORNER_SPAN[0] * size <= distance <= CORNER_SPAN[1] * size:
+    if not OUTLINE_CORNER_SPAN[0] * size <= distance <= OUTLINE_CORNER_SPAN[1] * size:
         return None
     across, along = shape.aspect - 2 * shape.margin_x, 1.0 - 2 * shape.margin_y
     angle, height = 0.0, 0.0
@@ -676,165 +683,193 @@ def _where(point: np.ndarray) -> str:
     return f"x={point[0]:.0f} y={point[1]:.0f}"
 
 
-SAME_INDEX_OVERLAP = 0.5  # of the smaller box: two boxes overlapping more are one index seen twice
-
-
 def one_box_an_index(detections: Detections) -> Detections:
     """The boxes with each index once: of two boxes that mostly overlap (the reader's passes seeing one
     index twice, perhaps read as two cards), the surer stays. A second box of one index would otherwise
     look like another card's index lying on this card."""
     if len(detections) < 2:
         return detections
-    order = np.argsort(-detections.confidence, kind="stable")
-    overlap = box_overlap_of_smaller(detections.xyxy, detections.xyxy)
-    kept: list[int] = []
-    for row in order.tolist():
-        if all(overlap[row, other] <= SAME_INDEX_OVERLAP for other in kept):
-            kept.append(row)
-    return detections[sorted(kept)]
+    same_index = CornerSettings().same_index_overlap  # of the smaller box: more is one index seen twice
+    return detections[surest_of_overlapping(detections.xyxy, detections.confidence, same_index, box_overlap_of_smaller)]
 
 
 def place_cards(pixels: np.ndarray, detections: Detections, detector=None) -> tuple[list[PlacedCard], list[str]]:
     """The cards lying in a photo, placed by their corner indices (``detections``, photo pixels) and refined
     on their outlines; and notes for the user on what was left out (overlapping cards, cut-off cards,
     corners of no card). ``detector`` (optional) reads where a lone corner's partner should be."""
-    photo = _Photo(pixels)
-    detections = one_box_an_index(detections)
-    boxes = detections.xyxy
-    codes = detections.codes
-    centres = _centres(detections)
-    sizes = detections.long_sides if len(detections) else np.zeros(0)
-    usual_size = max(float(np.median(sizes)), 1e-6) if len(sizes) else 1.0
-    used: set[int] = set()
-    cards: list[PlacedCard] = []
-    shape = CardShape()
-    four_corners = False
+    placer = _CardPlacer(pixels, one_box_an_index(detections))
+    placer.place_by_code()
+    placer.place_left_over_pairs()
+    placer.place_lone_corners(detector)
+    return _checked(placer.cards, placer.detections, (pixels.shape[1], pixels.shape[0]))
 
-    def claim(card: PlacedCard, rows: tuple[int, ...]) -> None:
-        cards.append(replace(card, boxes=rows))
-        used.update(rows)
 
-    def members(card: PlacedCard, code: str | None) -> tuple[int, ...]:
+class _CardPlacer:
+    """``place_cards``' work on one photo: the boxes, those used, and the cards placed so far."""
+
+    def __init__(self, pixels: np.ndarray, detections: Detections) -> None:
+        self.pixels = pixels
+        self.photo = _Photo(pixels)
+        self.detections = detections
+        self.boxes = detections.xyxy
+        self.codes = detections.codes
+        self.centres = _centres(detections)
+        self.sizes = detections.long_sides if len(detections) else np.zeros(0)
+        self.usual_size = max(float(np.median(self.sizes)), 1e-6) if len(self.sizes) else 1.0
+        self.used: set[int] = set()
+        self.cards: list[PlacedCard] = []
+        self.shape = CardShape()
+        self.four_corners = False
+        self.typical = 0.0  # the usual height of a placed card (after place_by_code)
+
+    def claim(self, card: PlacedCard, rows: tuple[int, ...]) -> None:
+        self.cards.append(replace(card, boxes=rows))
+        self.used.update(rows)
+
+    def members(self, card: PlacedCard, code: str | None) -> tuple[int, ...]:
         """The free boxes on the card that can be its corners (of its code, when given)."""
         quad = card.predicted_quad()
         return tuple(
             row
-            for row in range(len(detections))
-            if row not in used
-            and (code is None or codes[row] == code)
-            and _inside(centres[row], quad)
-            and 0.67 <= sizes[row] / usual_size <= 1.5
+            for row in range(len(self.detections))
+            if row not in self.used
+            and (code is None or self.codes[row] == code)
+            and _inside(self.centres[row], quad)
+            and LIKE_SIZES[0] <= self.sizes[row] / self.usual_size <= LIKE_SIZES[1]
         )
 
-    def apart(rows: tuple[int, int]) -> float:
-        return float(np.hypot(*(centres[rows[0]] - centres[rows[1]])))
+    def apart(self, rows: tuple[int, int]) -> float:
+        return float(np.hypot(*(self.centres[rows[0]] - self.centres[rows[1]])))
 
-    def pair(i: int, j: int, allow_mirrored: bool) -> PlacedCard | None:
+    def pair(self, i: int, j: int, allow_mirrored: bool) -> PlacedCard | None:
         options = []
         for mirrored in (False, True) if allow_mirrored else (False,):
-            card = predict_from_corners(boxes[i], boxes[j], shape, mirrored)
-            if card is not None and _fits_box_shape(card, boxes[[i, j]]):
+            card = predict_from_corners(self.boxes[i], self.boxes[j], self.shape, mirrored)
+            if card is not None and _fits_box_shape(card, self.boxes[[i, j]]):
                 options.append(card)
         if not options:
             return None
         if len(options) == 1:
             return options[0]
-        refined = [photo.refine(option) for option in options]
+        refined = [self.photo.refine(option) for option in options]
         return max(refined, key=lambda card: card.sides)
 
-    # 1. the boxes of one code: a card's two (or four) corners
-    by_code: dict[str, list[int]] = {}
-    for row, code in enumerate(codes):
-        by_code.setdefault(code, []).append(row)
-    for code, rows in sorted(by_code.items(), key=lambda item: -len(item[1])):
-        rows = [r for r in rows if r not in used]
-        pairs = sorted(((i, j) for k, i in enumerate(rows) for j in rows[k + 1 :]), key=apart, reverse=True)
-        for i, j in pairs:
-            if i in used or j in used:
-                continue
-            card = pair(i, j, allow_mirrored=len(rows) >= 3)
-            if card is None:
-                continue
-            own = members(card, code)
-            if i not in own or j not in own:
-                continue
-            four_corners = four_corners or len(own) >= 3
-            claim(card, own)
-    cards = [photo.refine(card) for card in cards]
-    measured = measure_shape(cards, detections)
-    if measured is not None:  # the photo's own cards: predict the cards whose outline did not show again
-        shape = measured
-        for k, card in enumerate(cards):
+    def free_rows(self) -> list[int]:
+        return [row for row in range(len(self.detections)) if row not in self.used]
+
+    def overlaps_a_card(self, quad: np.ndarray) -> bool:
+        return any(_overlap(quad, other.outline) > OVERLAP for other in self.cards)
+
+    def place_by_code(self) -> None:
+        """1. The boxes of one code: a card's two (or four) corners; then the cards re-predicted on the photo's
+        own card shape, and cards of no outline and an unusual size given back."""
+        by_code: dict[str, list[int]] = {}
+        for row, code in enumerate(self.codes):
+            by_code.setdefault(code, []).append(row)
+        for code, rows in sorted(by_code.items(), key=lambda item: -len(item[1])):
+            rows = [r for r in rows if r not in self.used]
+            pairs = sorted(((i, j) for k, i in enumerate(rows) for j in rows[k + 1 :]), key=self.apart, reverse=True)
+            for i, j in pairs:
+                if i in self.used or j in self.used:
+                    continue
+                card = self.pair(i, j, allow_mirrored=len(rows) >= 3)
+                if card is None:
+                    continue
+                own = self.members(card, code)
+                if i not in own or j not in own:
+                    continue
+                self.four_corners = self.four_corners or len(own) >= 3
+                self.claim(card, own)
+        self.cards = [self.photo.refine(card) for card in self.cards]
+        self.reshaped()
+        heights = [card.height for card in self.cards if card.sides >= SURE_SIDES] or [c.height for c in self.cards]
+        self.typical = float(np.median(heights)) if heights else 0.0
+        # two boxes of one code on two cards (one of them misread) make a card of the wrong size: a card of no
+        # outline whose size is not the photo's usual one gives its boxes back, to be paired by place below
+        for card in [card for card in self.cards if card.sides < SURE_SIDES and not self.usual_height(card)]:
+            self.cards.remove(card)
+            self.used.difference_update(card.boxes)
+
+    def usual_height(self, card: PlacedCard) -> bool:
+        return 0.85 <= card.height / self.typical <= 1.18
+
+    def reshaped(self) -> None:
+        """The photo's own card shape, where its cards show it: the cards whose outline did not show, again."""
+        measured = measure_shape(self.cards, self.detections)
+        if measured is None:
+            return
+        self.shape = measured
+        for k, card in enumerate(self.cards):
             if card.sides < SURE_SIDES and len(card.boxes) >= 2:
-                i, j = max(((a, b) for n, a in enumerate(card.boxes) for b in card.boxes[n + 1 :]), key=apart)
-                again = pair(i, j, allow_mirrored=four_corners)
+                corners = ((a, b) for n, a in enumerate(card.boxes) for b in card.boxes[n + 1 :])
+                i, j = max(corners, key=self.apart)
+                again = self.pair(i, j, allow_mirrored=self.four_corners)
                 if again is not None:
-                    cards[k] = photo.refine(replace(again, boxes=card.boxes))
-    heights = [card.height for card in cards if card.sides >= SURE_SIDES] or [card.height for card in cards]
-    typical = float(np.median(heights)) if heights else 0.0
-    # two boxes of one code on two cards (one of them misread) make a card of the wrong size: a card of no
-    # outline whose size is not the photo's usual one gives its boxes back, to be paired by place below
-    for card in [card for card in cards if card.sides < SURE_SIDES and not 0.85 <= card.height / typical <= 1.18]:
-        cards.remove(card)
-        used.difference_update(card.boxes)
+                    self.cards[k] = self.photo.refine(replace(again, boxes=card.boxes))
 
-    # 2. corners left over, paired by place: a misread corner of a card whose other corner read right
-    left = [row for row in range(len(detections)) if row not in used]
-    candidates = []
-    for k, i in enumerate(left):
-        for j in left[k + 1 :]:
-            card = pair(i, j, allow_mirrored=four_corners)
-            if card is None or (typical and not 0.85 <= card.height / typical <= 1.18):
+    def place_left_over_pairs(self) -> None:
+        """2. Corners left over, paired by place: a misread corner of a card whose other corner read right."""
+        left = self.free_rows()
+        candidates = []
+        for k, i in enumerate(left):
+            for j in left[k + 1 :]:
+                card = self.pair(i, j, allow_mirrored=self.four_corners)
+                if card is None or (self.typical and not self.usual_height(card)):
+                    continue
+                if self.overlaps_a_card(card.predicted_quad()):
+                    continue
+                if [row for row in self.members(card, None) if row not in (i, j)]:
+                    continue  # another free index on it: not one card's two corners
+                refined = self.photo.refine(card)
+                evidence = refined.sides + (2 if _related(self.codes[i], self.codes[j]) else 0)
+                if evidence >= 3:
+                    candidates.append((-evidence, i, j, refined))
+        for _, i, j, card in sorted(candidates, key=lambda item: item[0]):
+            if i in self.used or j in self.used or self.overlaps_a_card(card.outline):
                 continue
-            if any(_overlap(card.predicted_quad(), other.outline) > OVERLAP for other in cards):
-                continue
-            if [row for row in members(card, None) if row not in (i, j)]:
-                continue  # another free index on it: not one card's two corners
-            refined = photo.refine(card)
-            evidence = refined.sides + (2 if _related(codes[i], codes[j]) else 0)
-            if evidence >= 3:
-                candidates.append((-evidence, i, j, refined))
-    for _, i, j, card in sorted(candidates, key=lambda item: item[0]):
-        if i in used or j in used or any(_overlap(card.outline, other.outline) > OVERLAP for other in cards):
-            continue
-        claim(card, (i, j))
+            self.claim(card, (i, j))
 
-    # 3. a corner alone: the card of the photo's usual size at its neighbours' angle, on whichever side
-    #    its outline shows, or where the reader reads the same card at the other corner
-    for row in [r for r in range(len(detections)) if r not in used]:
-        if not cards:
-            break
-        centre = centres[row]
-        nearest = sorted(cards, key=lambda card: float(np.hypot(*(np.asarray(card.centre) - centre))))[:3]
+    def place_lone_corners(self, detector: Any) -> None:
+        """3. A corner alone: the card of the photo's usual size at its neighbours' angle, on whichever side its
+        outline shows, or where the reader (``detector``) reads the same card at the other corner."""
+        for row in self.free_rows():
+            if not self.cards:
+                break
+            options, partners = self.lone_corner_options(row)
+            if options and detector is not None:
+                ids, probabilities = read_boxes(detector, self.pixels, np.array(partners))  # one batch for all
+                for k, (row_ids, row_p) in enumerate(zip(ids.tolist(), probabilities.tolist(), strict=True)):
+                    reads = dict(zip((CARD_CODES[c] for c in row_ids), row_p, strict=True))
+                    options[k] = (options[k][0] + 3 * reads.get(self.codes[row], 0.0), options[k][1])
+            if options:
+                support, card = max(options, key=lambda item: item[0])
+                if support >= 2.5:
+                    self.claim(card, (row,))
+
+    def lone_corner_options(self, row: int) -> tuple[list[tuple[float, PlacedCard]], list[np.ndarray]]:
+        """The cards a lone corner could be of (with the sides of its outline that show), and where each one's
+        opposite corner index would lie."""
+        centre = self.centres[row]
+        nearest = sorted(self.cards, key=lambda card: float(np.hypot(*(np.asarray(card.centre) - centre))))[:3]
         height = float(np.median([card.height for card in nearest]))
         base = float(np.median([card.angle for card in nearest]))
         options: list[tuple[float, PlacedCard]] = []
         partners: list[np.ndarray] = []
+        size = (self.pixels.shape[1], self.pixels.shape[0])
         for angle in (base, _normal_angle(base + 90)):
-            for corner in range(4 if four_corners else 2):
-                card = predict_from_one_corner(boxes[row], height, angle, shape, corner)
-                if not _fits_box_shape(card, boxes[[row]]):
+            for corner in range(4 if self.four_corners else 2):
+                card = predict_from_one_corner(self.boxes[row], height, angle, self.shape, corner)
+                if not _fits_box_shape(card, self.boxes[[row]]):
                     continue
                 quad = card.predicted_quad()
-                if _outside_share(quad, (pixels.shape[1], pixels.shape[0])) > CUT_OFF:
+                if _outside_share(quad, size) > CUT_OFF or self.overlaps_a_card(quad):
                     continue
-                if any(_overlap(quad, other.outline) > OVERLAP for other in cards):
+                if [r for r in self.members(card, None) if r != row]:
                     continue
-                if [r for r in members(card, None) if r != row]:
-                    continue
-                refined = photo.refine(card, symmetric=False)
+                refined = self.photo.refine(card, symmetric=False)
                 options.append((float(refined.sides), replace(refined, how=refined.how if refined.sides else "corner")))
-                partners.append(_partner_box(boxes[row], card, corner))
-        if options and detector is not None and detector.layout == "index detector + classifier":
-            ids, probabilities = detector.read_boxes(pixels, np.array(partners))  # one batch for all the options
-            for k, (row_ids, row_p) in enumerate(zip(ids.tolist(), probabilities.tolist(), strict=True)):
-                reads = dict(zip((CARD_CODES[c] for c in row_ids), row_p, strict=True))
-                options[k] = (options[k][0] + 3 * reads.get(codes[row], 0.0), options[k][1])
-        if options:
-            support, card = max(options, key=lambda item: item[0])
-            if support >= 2.5:
-                claim(card, (row,))
-    return _checked(cards, detections, (pixels.shape[1], pixels.shape[0]))
+                partners.append(_partner_box(self.boxes[row], card, corner))
+        return options, partners
 
 
 def _partner_box(box: np.ndarray, card: PlacedCard, corner: int) -> np.ndarray:
@@ -987,7 +1022,7 @@ def photo_cards(path: Path | str, faces_only: bool = False, detector=None) -> Ph
     outlines = find_card_outlines(pixels)
     if outlines and is_single_face(pixels, outlines) and (detector is None or max(pixels.shape[:2]) <= SMALL_PHOTO):
         return _one_face(pixels, path, None, None)  # a face crop, by its own outline or its index glyphs
-    detections = detector.detect(pixels) if detector is not None else None
+    detections = detect(pixels, detector) if detector is not None else None
     if detections is not None and len(detections):
         if is_single_face(pixels, [], detections.xyxy):
             return _one_face(pixels, path, detections, detector)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,70 +88,90 @@ def _start_weights(explicit: str | None, shipped: Path, scratch_yaml: str) -> st
     return str(shipped) if shipped.exists() else scratch_yaml
 
 
-def train_detector(
-    data_yaml: Path,
-    *,
-    epochs: int = 30,
-    imgsz: int = 640,
-    batch: int = 16,
-    device: str | None = None,
-    hours: float | None = None,
-    weights: str | None = None,
-    workers: int = 2,
-    cache: bool | str = False,
-    project: Path = Path("runs"),
-    name: str = "detector",
-    resume: bool = False,
-    models_dir: Path = MODELS_DIR,
-    callbacks: dict | None = None,
-) -> Path:
+@dataclass(frozen=True)
+class TrainRun:
+    """One training run's options, for either model (ultralytics' names; ``hours``: a time budget, ``weights``:
+    the start, default the installed model's; ``callbacks``: ultralytics event name -> function(trainer))."""
+
+    epochs: int
+    imgsz: int
+    batch: int
+    name: str
+    device: str | None = None
+    hours: float | None = None
+    weights: str | None = None
+    workers: int = 2
+    cache: bool | str = False
+    project: Path = Path("runs")
+    resume: bool = False
+    models_dir: Path = MODELS_DIR
+    callbacks: dict | None = None
+
+
+DETECTOR_RUN = TrainRun(epochs=30, imgsz=640, batch=16, name="detector")
+CLASSIFIER_RUN = TrainRun(epochs=20, imgsz=CROP_SIZE, batch=128, name="classifier")
+
+
+def train_detector(data_yaml: Path, run: TrainRun = DETECTOR_RUN) -> Path:
     """Train the one-class corner-index detector; returns the best weights of the run.
 
     From scratch: SGD lr 0.01 with a short warm-up. Fine-tuning trained weights: lr 0.002 and no
     warm-up (the warm-up's high bias learning rate shakes a trained head).
 
-    ``callbacks``: ultralytics event name -> function(trainer), e.g. a progress bar (``ginscore retrain``)."""
+    ``run.callbacks``: e.g. a progress bar (``ginscore retrain``)."""
     prepare_ultralytics()
     from ultralytics import YOLO
 
-    device = _prepare_device(device)
-    run_dir = project / name
-    if resume:
+    device = _prepare_device(run.device)
+    run_dir = run.project / run.name
+    if run.resume:
         last = run_dir / "weights" / "last.pt"
         if not last.exists():
             raise FileNotFoundError(f"--resume: no interrupted run at {last}")
         YOLO(str(last)).train(resume=True)
         return run_dir / "weights" / "best.pt"
-    start = _start_weights(weights, models_dir / DETECTOR_FILE, "yolov8n.yaml")
+    start = _start_weights(run.weights, run.models_dir / DETECTOR_FILE, "yolov8n.yaml")
     fine_tuning = start.endswith(".pt")
     model = YOLO(start)
     args = dict(
+        _run_args(model, run, device, fine_tuning),
         data=str(data_yaml),
         single_cls=True,
-        epochs=epochs,
-        imgsz=imgsz,
-        batch=batch,
-        device=device,
-        workers=workers,
-        cache=cache,
-        project=str(project.resolve()),
-        name=name,
-        exist_ok=True,
         optimizer="SGD",
         lr0=0.002 if fine_tuning else 0.01,
         momentum=0.937,
-        nbs=batch,
-        warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
-        cos_lr=True,
-        close_mosaic=max(1, epochs // 10),
-        fliplr=0.0,
-        flipud=0.0,
+        close_mosaic=max(1, run.epochs // 10),
         degrees=0.0,
         mosaic=1.0,
         scale=0.4,
         translate=0.1,
-        hsv_h=0.015,
         hsv_s=0.5,
+    )
+    model.train(**args)
+    return run_dir / "weights" / "best.pt"
+
+
+def _run_args(model: Any, run: TrainRun, device: str | None, fine_tuning: bool) -> dict[str, Any]:
+    """What every training run here gives ultralytics, detector or classifier, the run's callbacks added to
+    ``model``."""
+    for event, function in (run.callbacks or {}).items():
+        model.add_callback(event, function)
+    args: dict[str, Any] = dict(
+        epochs=run.epochs,
+        imgsz=run.imgsz,
+        batch=run.batch,
+        device=device,
+        workers=run.workers,
+        cache=run.cache,
+        project=str(run.project.resolve()),
+        name=run.name,
+        exist_ok=True,
+        nbs=run.batch,
+        warmup_epochs=0.0 if fine_tuning else min(1.0, run.epochs / 10),
+        cos_lr=True,
+        fliplr=0.0,
+        flipud=0.0,
+        hsv_h=0.015,
         hsv_v=0.4,
         pretrained=fine_tuning,
         amp=device != "cpu",
@@ -158,30 +179,15 @@ def train_detector(
         verbose=False,
         patience=100,
     )
-    if hours:
-        args["time"] = hours
-    for event, function in (callbacks or {}).items():
-        model.add_callback(event, function)
-    model.train(**args)
-    return run_dir / "weights" / "best.pt"
+    if run.hours:
+        args["time"] = run.hours
+    return args
 
 
 def train_classifier(
     crops_dir: Path,
+    run: TrainRun = CLASSIFIER_RUN,
     *,
-    epochs: int = 20,
-    imgsz: int = CROP_SIZE,
-    batch: int = 128,
-    device: str | None = None,
-    hours: float | None = None,
-    weights: str | None = None,
-    workers: int = 2,
-    cache: bool | str = False,
-    project: Path = Path("runs"),
-    name: str = "classifier",
-    resume: bool = False,
-    models_dir: Path = MODELS_DIR,
-    callbacks: dict | None = None,
     lr0: float | None = None,
     keep_classes: bool = False,
     swapped_crops: Path | None = None,
@@ -200,22 +206,23 @@ def train_classifier(
     learns only the classes it has (a 52-card partner stays one). ``distill`` > 0 (fine-tuning only) adds
     ``KeepWhatItReads``: on the crops the start model already reads right, the new one is held to the start
     model's outputs, with that weight. ``crops_channels="bgr"``: the crop files are already written with red and
-    blue swapped (``ginscore crops --channels bgr``), so no swapped copy is made. ``step`` < 1 (fine-tuning only) returns instead a classifier that far
-    from the weights the fine-tune began with (grown to the crops' classes) to its best ones (``step_toward``).
+    blue swapped (``ginscore crops --channels bgr``), so no swapped copy is made. ``step`` < 1 (fine-tuning only)
+    returns instead a classifier that far from the weights the fine-tune began with (grown to the crops' classes) to its best ones (``step_toward``).
     """
     prepare_ultralytics()
     from ultralytics import YOLO
 
-    device = _prepare_device(device)
-    if resume:
+    device = _prepare_device(run.device)
+    project, name = run.project, run.name
+    if run.resume:
         last = project / name / "weights" / "last.pt"
         if not last.exists():
             raise FileNotFoundError(f"--resume: no interrupted classifier run at {last}")
         YOLO(str(last), task="classify").train(resume=True)
         return run_dir_best(project / name)
-    start = _start_weights(weights, models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
+    start = _start_weights(run.weights, run.models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
     fine_tuning = start.endswith(".pt")
-    if fine_tuning and start_channel_order(start, models_dir) == "bgr" and crops_channels != "bgr":
+    if fine_tuning and start_channel_order(start, run.models_dir) == "bgr" and crops_channels != "bgr":
         crops_dir = crops_with_red_and_blue_swapped(crops_dir, swapped_crops or project / f"{name}-crops-bgr")
     if fine_tuning and keep_classes:
         crops_dir = crops_of_classes(crops_dir, classifier_classes(start), project / f"{name}-crops-own-classes")
@@ -223,39 +230,15 @@ def train_classifier(
         start = str(with_classes_of(start, crops_dir / "train", project / f"{name}-start.pt"))
     model = YOLO(start, task="classify")
     args = dict(
+        _run_args(model, run, device, fine_tuning),
         data=str(crops_dir),
-        epochs=epochs,
-        imgsz=imgsz,
-        batch=batch,
-        device=device,
-        workers=workers,
-        cache=cache,
-        project=str(project.resolve()),
-        name=name,
-        exist_ok=True,
         optimizer="AdamW",
         lr0=lr0 if lr0 is not None else 0.0004 if fine_tuning else 0.002,
-        nbs=batch,
-        warmup_epochs=0.0 if fine_tuning else min(1.0, epochs / 10),
-        cos_lr=True,
-        fliplr=0.0,
-        flipud=0.0,
         scale=0.15,
         erasing=0.0,
         auto_augment=None,
-        hsv_h=0.015,
         hsv_s=0.4,
-        hsv_v=0.4,
-        pretrained=fine_tuning,
-        amp=device != "cpu",
-        plots=False,
-        verbose=False,
-        patience=100,
     )
-    if hours:
-        args["time"] = hours
-    for event, function in (callbacks or {}).items():
-        model.add_callback(event, function)
     if distill > 0 and fine_tuning:
         teacher = YOLO(start, task="classify").model
 
@@ -583,38 +566,17 @@ def run_train(args: argparse.Namespace) -> int:
     if args.part in ("classifier", "both") and not (crops / "train").is_dir():
         raise FileNotFoundError(f"{crops}/train not found: make the dataset with 'ginscore synth --crops'")
     detector = classifier = None
+    cache = False if args.cache == "none" else args.cache
+    options = dict(epochs=args.epochs, device=args.device, hours=args.hours, workers=args.workers, cache=cache)
+    where = dict(project=args.project, resume=args.resume, models_dir=args.models_dir)
     if args.part in ("detector", "both"):
-        detector = train_detector(
-            data_yaml,
-            epochs=args.epochs,
-            imgsz=args.imgsz,
-            batch=args.batch,
-            device=args.device,
-            hours=args.hours,
-            weights="yolov8n.yaml" if args.scratch else args.weights,
-            workers=args.workers,
-            project=args.project,
-            resume=args.resume,
-            models_dir=args.models_dir,
-            cache=False if args.cache == "none" else args.cache,
-        )
+        weights = "yolov8n.yaml" if args.scratch else args.weights
+        run = replace(DETECTOR_RUN, imgsz=args.imgsz, batch=args.batch, weights=weights, **options, **where)
+        detector = train_detector(data_yaml, run)
     if args.part in ("classifier", "both"):
-        classifier = train_classifier(
-            crops,
-            epochs=args.epochs,
-            device=args.device,
-            hours=args.hours,
-            weights="yolov8n-cls.yaml" if args.scratch else args.classifier_weights,
-            workers=args.workers,
-            project=args.project,
-            name=args.name,
-            lr0=args.lr0,
-            crops_channels=args.crops_channels,
-            models_dir=args.models_dir,
-            batch=max(args.batch, 64),
-            resume=args.resume,
-            cache=False if args.cache == "none" else args.cache,
-        )
+        weights = "yolov8n-cls.yaml" if args.scratch else args.classifier_weights
+        run = replace(CLASSIFIER_RUN, batch=max(args.batch, 64), weights=weights, name=args.name, **options, **where)
+        classifier = train_classifier(crops, run, lr0=args.lr0, crops_channels=args.crops_channels)
     channels = None
     if classifier is not None:
         channels, bgr, rgb = classifier_channel_order(classifier, crops / "val")

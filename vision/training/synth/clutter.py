@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -430,13 +431,8 @@ def random_clutter(
         distance = radius * rng.uniform(0.3, 1.3) + rng.uniform(0, 1.2)
         a = rng.uniform(0, 2 * np.pi)
         sheets.append(
-            ClutterSheet(
-                kind,
-                rgba,
-                centre[0] + distance * math.cos(a),
-                centre[1] + distance * math.sin(a),
-                float(rng.normal(0, 20) if rng.random() < 0.7 else rng.uniform(0, 360)),
-                rgba.shape[0] / PIXELS_PER_CARD,
+            _sheet_at(
+                kind, rgba, centre, distance, a, float(rng.normal(0, 20) if rng.random() < 0.7 else rng.uniform(0, 360))
             )
         )
     for _ in range(int(rng.poisson(0.5 * amount))):
@@ -444,18 +440,16 @@ def random_clutter(
         rgba = make_sheet(rng, kind)
         distance = radius * rng.uniform(0.0, 1.2)
         a = rng.uniform(0, 2 * np.pi)
-        sheets.append(
-            ClutterSheet(
-                kind,
-                rgba,
-                centre[0] + distance * math.cos(a),
-                centre[1] + distance * math.sin(a),
-                float(rng.uniform(0, 360)),
-                rgba.shape[0] / PIXELS_PER_CARD,
-                over_cards=rng.random() < 0.5,
-            )
-        )
+        sheets.append(_sheet_at(kind, rgba, centre, distance, a, float(rng.uniform(0, 360)), rng.random() < 0.5))
     return sheets
+
+
+def _sheet_at(
+    kind: str, rgba: np.ndarray, centre: Any, distance: float, angle: float, rotation: float, over_cards: bool = False
+) -> ClutterSheet:
+    """A sheet ``distance`` card heights from ``centre`` at ``angle``, turned by ``rotation`` degrees."""
+    x, y = centre[0] + distance * math.cos(angle), centre[1] + distance * math.sin(angle)
+    return ClutterSheet(kind, rgba, x, y, rotation, rgba.shape[0] / PIXELS_PER_CARD, over_cards=over_cards)
 
 
 def draw_contact_sheet(path: Path, seed: int = 0, rows: int = 3, tile: int = 150) -> Path:

@@ -57,7 +57,7 @@ def spread(
         i += size
     # overlap: how much of each card shows. Real hands are often squeezed until only the index column
     # of each card shows: on real-val half the indices have a neighbour within 0.125 card heights
-    # (models/MODEL_CARD.md, session 6), so about half the spreads are that tight.
+    # (docs/experiments/reading-settings-history.md), so about half the spreads are that tight.
     step = rng.uniform(0.07, 0.13) if rng.random() < TIGHT_SPREAD_SHARE else rng.uniform(0.12, 0.32)
     gap = rng.uniform(0.15, 0.6) if rng.random() < 0.8 else step
     cascade = rng.random() < 0.15  # cards stepped downward instead of sideways

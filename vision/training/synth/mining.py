@@ -19,6 +19,7 @@ import numpy as np
 from vision.crops import crop_index
 from vision.detections import box_iou
 from vision.detector import REJECT_CLASS, load_detector
+from vision.proposals import proposals_of
 from vision.training.synth import clutter
 from vision.training.synth.camera import Camera
 from vision.training.synth.dataset import SynthConfig, load_synth_assets, make_scene, scene_split
@@ -61,7 +62,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
         if image is None:
             continue
         _, scene = make_scene(config, assets, index)
-        xyxy, _ = detector.propose_boxes(image, MINING_IMGSZ, MINING_CONF)
+        xyxy = proposals_of(detector, image, MINING_IMGSZ, MINING_CONF).xyxy
         regions = np.array(scene.index_regions, dtype=np.float64).reshape(-1, 4)
         labels = np.array([label.box for label in scene.labels], dtype=np.float64).reshape(-1, 4)
         ious = box_iou(xyxy, labels) if len(labels) else np.zeros((len(xyxy), 0))
@@ -150,7 +151,8 @@ def mine_no_card_tables(
     stats = {"scenes": 0, "negatives": 0}
     for index in _with_progress(range(count), progress, "mine tables", "table"):
         image = no_card_table(np.random.default_rng([seed, TABLE_STREAM, index]), assets)
-        xyxy, scores = detector.propose_boxes(image, detector.settings.detector.imgsz, NO_CARD_TABLE_CONF)
+        proposed = proposals_of(detector, image, detector.settings.detector.imgsz, NO_CARD_TABLE_CONF)
+        xyxy, scores = proposed.xyxy, proposed.confidence
         folder = out / "crops" / ("val" if index % 10 == 0 else "train") / REJECT_CLASS
         for k in np.argsort(-scores)[:MAX_NEGATIVES_PER_TABLE]:
             _write_crop(folder, f"table_{seed}_{index:07d}_m{k}", image, xyxy[k])

@@ -352,28 +352,12 @@ def render_scene(
         layout, placements = random_layout(rng)
     else:
         layout = "given"
-    if placements:
-        pts = np.array([[p.x, p.y] for p in placements])
-        centre = pts.mean(axis=0)
-        radius = float(np.max(np.linalg.norm(pts - centre, axis=1))) + 0.5
-    else:
-        centre, radius = np.zeros(2), 1.0
+    centre, radius = _layout_circle(placements)
     cam = camera or random_camera(rng, image_size, radius, CLOSE_UP_SHARE if close_up_share is None else close_up_share)
     if camera is None:
         cam = Camera(**{**cam.__dict__, "target": (float(centre[0]), float(centre[1]))})
     hcam = cam.homography()
-
-    # the table surface, drawn in table coordinates and seen through the camera
-    tex_size = 640
-    extent = max(radius + 1.0, 1.3 * max(W, H) / cam.card_pixels / max(math.cos(math.radians(cam.tilt)), 0.5))
-    tex = random_surface(rng, (tex_size, tex_size), surface_photos)
-    tex_to_table = np.array(
-        [[2 * extent / tex_size, 0, centre[0] - extent], [0, 2 * extent / tex_size, centre[1] - extent], [0, 0, 1]]
-    )
-    floor = tuple(float(v) for v in rng.uniform(10, 90, 3))
-    canvas = cv2.warpPerspective(
-        tex, hcam @ tex_to_table, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=floor
-    )
+    canvas = _table_canvas(rng, image_size, cam, centre, radius, surface_photos)
     owner = np.full((H, W), -1, np.int32)
 
     if clutter is None:
@@ -387,25 +371,7 @@ def render_scene(
         h = hcam @ _sheet_to_table(sheet)
         if _warp_into(canvas, owner, sheet.rgba, h, CLUTTER_OWNER, None) is not None:
             negative_sources.append((h, (sheet.rgba.shape[1], sheet.rgba.shape[0]), 0.03))
-
-    back = backs[rng.integers(len(backs))] if backs else None
-    light_dir = rng.uniform(0, 2 * np.pi)
-    shadow_len = rng.uniform(0, 0.04) * cam.card_pixels
-    shadow_strength = rng.uniform(0.1, 0.5)
-    drawn: list[tuple[int, Placement, np.ndarray]] = []
-    for i, p in enumerate(placements):
-        rgba = deck.faces[p.code] if p.code is not None else back
-        if rgba is None:
-            continue
-        h = hcam @ _face_to_table(rgba.shape[:2], p)
-        shadow = (shadow_len * math.cos(light_dir), shadow_len * math.sin(light_dir), shadow_strength)
-        if _warp_into(canvas, owner, rgba, h, i, shadow) is not None and p.code is not None:
-            drawn.append((i, p, h))
-
-    for sheet in (s for s in sheets if s.over_cards):
-        h = hcam @ _sheet_to_table(sheet)
-        shadow = (shadow_len * math.cos(light_dir), shadow_len * math.sin(light_dir), shadow_strength)
-        _warp_into(canvas, owner, sheet.rgba, h, CLUTTER_OWNER, shadow)
+    drawn = _draw_cards(rng, canvas, owner, deck, backs, placements, sheets, hcam, cam.card_pixels)
 
     if effects:  # fingers holding a card, now and then a cup or a phone
         if drawn and rng.random() < 0.25:
@@ -419,6 +385,93 @@ def render_scene(
     scene = Scene(
         image=canvas, layout=layout, deck_id=getattr(deck, "deck_id", ""), clutter=[sheet.kind for sheet in sheets]
     )
+    index_sides = _label_indices(scene, deck, drawn, owner, negative_sources)
+    scene.image = light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
+    if effects:
+        index_side = float(np.median(index_sides)) if index_sides else 0.2 * cam.card_pixels
+        _sample_negatives(
+            np.random.default_rng(rng.integers(2**63)), scene, owner, negative_sources, index_side, NEGATIVES_PER_SCENE
+        )
+    return scene
+
+
+def _layout_circle(placements: list[Placement]) -> tuple[np.ndarray, float]:
+    """The middle of the cards laid out, and the radius (in card heights) that holds them all."""
+    if not placements:
+        return np.zeros(2), 1.0
+    pts = np.array([[p.x, p.y] for p in placements])
+    centre = pts.mean(axis=0)
+    return centre, float(np.max(np.linalg.norm(pts - centre, axis=1))) + 0.5
+
+
+def _table_canvas(
+    rng: np.random.Generator,
+    image_size: tuple[int, int],
+    cam: Camera,
+    centre: np.ndarray,
+    radius: float,
+    surface_photos: list[np.ndarray],
+) -> np.ndarray:
+    """The table surface, drawn in table coordinates and seen through the camera (a floor colour beyond it)."""
+    W, H = image_size
+    tex_size = 640
+    extent = max(radius + 1.0, 1.3 * max(W, H) / cam.card_pixels / max(math.cos(math.radians(cam.tilt)), 0.5))
+    tex = random_surface(rng, (tex_size, tex_size), surface_photos)
+    tex_to_table = np.array(
+        [[2 * extent / tex_size, 0, centre[0] - extent], [0, 2 * extent / tex_size, centre[1] - extent], [0, 0, 1]]
+    )
+    floor = tuple(float(v) for v in rng.uniform(10, 90, 3))
+    return cv2.warpPerspective(
+        tex,
+        cam.homography() @ tex_to_table,
+        (W, H),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=floor,
+    )
+
+
+def _draw_cards(
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    owner: np.ndarray,
+    deck,
+    backs: list[np.ndarray],
+    placements: list[Placement],
+    sheets: list[ClutterSheet],
+    hcam: np.ndarray,
+    card_pixels: float,
+) -> list[tuple[int, Placement, np.ndarray]]:
+    """The cards (faces, or backs) drawn with their shadows, then the clutter lying over them; the face-up cards
+    drawn, with their placement's index and face-to-image homography."""
+    back = backs[rng.integers(len(backs))] if backs else None
+    light_dir = rng.uniform(0, 2 * np.pi)
+    shadow_len = rng.uniform(0, 0.04) * card_pixels
+    shadow_strength = rng.uniform(0.1, 0.5)
+    shadow = (shadow_len * math.cos(light_dir), shadow_len * math.sin(light_dir), shadow_strength)
+    drawn: list[tuple[int, Placement, np.ndarray]] = []
+    for i, p in enumerate(placements):
+        rgba = deck.faces[p.code] if p.code is not None else back
+        if rgba is None:
+            continue
+        h = hcam @ _face_to_table(rgba.shape[:2], p)
+        if _warp_into(canvas, owner, rgba, h, i, shadow) is not None and p.code is not None:
+            drawn.append((i, p, h))
+    for sheet in (s for s in sheets if s.over_cards):
+        _warp_into(canvas, owner, sheet.rgba, hcam @ _sheet_to_table(sheet), CLUTTER_OWNER, shadow)
+    return drawn
+
+
+def _label_indices(
+    scene: Scene,
+    deck,
+    drawn: list[tuple[int, Placement, np.ndarray]],
+    owner: np.ndarray,
+    negative_sources: list[tuple[np.ndarray, tuple[int, int], float]],
+) -> list[float]:
+    """Each drawn card's index boxes as labels (or hidden ones) of ``scene``, its middle a source of "not a card"
+    crops; returns the indices' sides in pixels."""
+    H, W = owner.shape
     index_sides: list[float] = []
     for i, p, h in drawn:
         assert p.code is not None  # only face-up cards are drawn
@@ -432,18 +485,11 @@ def render_scene(
             visible = _visible_fraction(owner, poly, i)
             bx0, by0 = np.clip(poly.min(axis=0), 0, [W, H])
             bx1, by1 = np.clip(poly.max(axis=0), 0, [W, H])
+            label = IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible)
             if visible >= 1.0 - HIDDEN_INDEX_LIMIT and min(bx1 - bx0, by1 - by0) >= MIN_BOX_PIXELS:
-                scene.labels.append(IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible))
+                scene.labels.append(label)
             else:
                 scene.hidden.append(p.code)
                 if bx1 > bx0 and by1 > by0:
-                    scene.hidden_labels.append(
-                        IndexLabel(p.code, (float(bx0), float(by0), float(bx1), float(by1)), visible)
-                    )
-    scene.image = light_and_lens(rng, canvas, owner, cam.card_pixels) if effects else canvas
-    if effects:
-        index_side = float(np.median(index_sides)) if index_sides else 0.2 * cam.card_pixels
-        _sample_negatives(
-            np.random.default_rng(rng.integers(2**63)), scene, owner, negative_sources, index_side, NEGATIVES_PER_SCENE
-        )
-    return scene
+                    scene.hidden_labels.append(label)
+    return index_sides

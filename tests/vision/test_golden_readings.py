@@ -1,0 +1,46 @@
+"""The reader reads the golden photos as it did when ``golden_readings.json`` was written (see
+``golden_readings.py``): the same cards, confidences (to 1e-6), runner-ups, reasons, boxes and hands."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+from golden_readings import GOLDEN, read_all
+
+from vision.model_settings import DETECTOR_FILE
+from vision.paths import DEFAULT_MODELS_DIR
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/"),
+    pytest.mark.skipif(not GOLDEN.exists(), reason="no golden readings written"),
+]
+
+TOLERANCE = 1e-6
+
+
+def differences(golden: Any, read: Any, where: str = "") -> list[str]:
+    """Where ``read`` differs from ``golden``: numbers by more than ``TOLERANCE``, everything else at all."""
+    if isinstance(golden, dict) and isinstance(read, dict):
+        if golden.keys() != read.keys():
+            return [f"{where}: keys {sorted(golden.keys() ^ read.keys())} differ"]
+        return [d for key in golden for d in differences(golden[key], read[key], f"{where}/{key}")]
+    if isinstance(golden, list) and isinstance(read, list):
+        if len(golden) != len(read):
+            return [f"{where}: {len(read)} items, golden {len(golden)}: {read!r:.300} vs {golden!r:.300}"]
+        return [
+            d for k, (g, r) in enumerate(zip(golden, read, strict=True)) for d in differences(g, r, f"{where}[{k}]")
+        ]
+    numbers = (int, float)
+    if isinstance(golden, numbers) and isinstance(read, numbers) and not isinstance(golden, bool):
+        return [] if math.isclose(golden, read, rel_tol=0, abs_tol=TOLERANCE) else [f"{where}: {read} vs {golden}"]
+    return [] if golden == read else [f"{where}: {read!r} vs {golden!r}"]
+
+
+def test_the_golden_photos_read_as_they_did():
+    golden = json.loads(GOLDEN.read_text())
+    found = differences(golden, read_all())
+    assert not found, f"{len(found)} differences:\n" + "\n".join(found[:40])
