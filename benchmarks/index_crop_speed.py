@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from vision.training.synth.dataset import SynthConfig, generate  # noqa: E402
-from vision.training.synth.index_crops import generate_crops, load_renderer  # noqa: E402
+from vision.training.synth.index_crops import CropSet, generate_crops, load_renderer  # noqa: E402
 
 
 def main() -> int:
@@ -38,7 +38,7 @@ def main() -> int:
     one = args.crops / (time.perf_counter() - started)
     print(f"one process, in memory: {one:.0f} crops a second")
     with tempfile.TemporaryDirectory() as folder:
-        result = generate_crops(Path(folder), args.crops, seed=3, progress=None)
+        result = generate_crops(CropSet(Path(folder), args.crops, seed=3), progress=None)
         print(
             f"ginscore crops, all cores, written as JPEG (start-up included): {result['crops'] / result['seconds']:.0f} crops a second"
         )

@@ -50,7 +50,7 @@ from vision.paths import DATASETS_DIR
 from vision.paths import models_dir as default_models_dir
 from vision.training import examples, train
 from vision.training.synth.dataset import SynthConfig, generate, write_data_yaml
-from vision.training.synth.index_crops import generate_crops
+from vision.training.synth.index_crops import CropSet, generate_crops
 from vision.training.synth.mining import mine_no_card_tables, mine_scenes
 from vision.training.teach_deck import complete_deck_folder, list_taught_decks
 from vision.training.train import install_weights, let_idle_threads_sleep
@@ -774,14 +774,8 @@ def render_training_data(
     if crops and deck_paths:
         wanted = config.taught_crops if config.taught_crops is not None else TAUGHT_CROPS_PER_HOUR * config.hours
         if int(wanted) > 0:
-            drawn = generate_crops(
-                out / "crops",
-                int(wanted),
-                seed + 2,
-                workers=config.workers,
-                progress=None,
-                deck_paths=tuple(deck_paths),
-            )
+            taught_set = CropSet(out / "crops", int(wanted), seed=seed + 2, decks=tuple(deck_paths))
+            drawn = generate_crops(taught_set, config.workers, progress=None)
             counts["taught_deck_crops"] = int(drawn["crops"])
     write_data_yaml(out)
     return counts

@@ -20,11 +20,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         description="Render synthetic photos of cards on tables with one box per readable corner "
         "index. Decks marked 'val' appear only in the validation split.",
     )
-    parser.add_argument("--out", type=Path, required=True, help="output folder (created)")
-    parser.add_argument("--count", type=int, default=1000, help="number of scenes (default 1000)")
+    _where_how_many(parser, "output folder (created)", 1000, "number of scenes")
     parser.add_argument("--imgsz", type=int, default=640, help="long side of each image in pixels (default 640)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed; same seed, same bytes")
-    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
     parser.add_argument(
         "--crops", action="store_true", help="also write index crops per card code for the card classifier"
     )
@@ -110,6 +107,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     add_crops_command(commands)
 
 
+def _where_how_many(parser: argparse.ArgumentParser, out_help: str, count: int, count_help: str) -> None:
+    """The options ``synth`` and ``crops`` share: where to write, how many, the seed and the processes."""
+    parser.add_argument("--out", type=Path, required=True, help=out_help)
+    parser.add_argument("--count", type=int, default=count, help=f"{count_help} (default {count})")
+    parser.add_argument("--seed", type=int, default=0, help="random seed; same seed, same bytes")
+    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+
+
 def add_crops_command(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "crops",
@@ -118,11 +123,8 @@ def add_crops_command(commands: argparse._SubParsersAction) -> None:
         "the training decks and procedural decks (fonts from datasets/install_fonts.sh) in train/, the held-out "
         "decks alone in val/. Train on them with 'ginscore train OUT --part classifier'.",
     )
-    parser.add_argument("--out", type=Path, required=True, help="output folder; crops go to OUT/crops/{train,val}")
-    parser.add_argument("--count", type=int, default=100_000, help="training crops (default 100000)")
+    _where_how_many(parser, "output folder; crops go to OUT/crops/{train,val}", 100_000, "training crops")
     parser.add_argument("--val-count", type=int, default=5_000, help="held-out-deck crops (default 5000)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed; same seed, same crops")
-    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
     parser.add_argument(
         "--channels",
         choices=["rgb", "bgr"],
@@ -141,21 +143,13 @@ def add_crops_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run_crops(args: argparse.Namespace) -> int:
-    from vision.training.synth.index_crops import generate_crops
+    from vision.training.synth.index_crops import CropSet, generate_crops
 
     if args.count < 0 or args.val_count < 0:
         raise ValueError("--count and --val-count take a number of crops, 0 or more")
     decks = tuple(complete_deck_folder(name, args.instance) for name in args.deck)
-    result = generate_crops(
-        args.out / "crops",
-        args.count,
-        args.seed,
-        args.val_count,
-        args.workers,
-        args.channels,
-        progress=print,
-        deck_paths=decks,
-    )
+    crop_set = CropSet(args.out / "crops", args.count, args.val_count, args.seed, decks, args.channels == "bgr")
+    result = generate_crops(crop_set, args.workers)
     print(f"{result['crops']} crops in {result['seconds']} s under {args.out / 'crops'}")
     return 0
 

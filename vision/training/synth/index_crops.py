@@ -294,31 +294,47 @@ class CropRenderer:
         subject_layer = _warp(subject, to_canvas, size)
         _shadow(canvas, subject_layer[:, :, 3], rng, side * 0.05)
         _over(canvas, subject_layer)
-        index_mask = np.zeros((size, size), np.uint8)
-        cv2.fillPoly(index_mask, [_project(to_canvas, _corners(box)).round().astype(np.int32)], 255)
-        covered = np.zeros((size, size), np.uint8)
         layers = [_warp(p.face, to_canvas @ p.to_subject, size) for p in placements if p.over]
         if rng.random() < 0.08:
             layers.append(_finger(size, rng, side))
-        area = max(1, int(np.count_nonzero(index_mask)))
-        for layer in layers:
-            hides = np.maximum(covered, layer[:, :, 3])
-            if np.count_nonzero((hides > 127) & (index_mask > 0)) > HIDDEN_INDEX_LIMIT * area:
-                continue  # it would hide the index: a box the detector is never taught
-            covered = hides
-            _shadow(canvas, layer[:, :, 3], rng, side * 0.05)
-            _over(canvas, layer)
+        covered = _lay_over(canvas, layers, _project(to_canvas, _corners(box)), rng, side)
         # glare falls on cards only (owner >= 0), and on a crop's few cards only as often as a scene's glare
         # blob meets one given index: the camera's glare would otherwise wash out a third of the crops
         glossy = rng.random() < GLARE_SHARE
         owner = np.where(glossy & ((covered > 0) | (subject_layer[:, :, 3] > 0)), 0, -1).astype(np.int32)
         canvas = light_and_lens(rng, canvas, owner, side * 4)
-        x0, y0, x1, y1 = label_box(quad, size / 2)
-        w, h = x1 - x0, y1 - y0
-        dx, dy = rng.normal(0, BOX_CENTRE_SD) * (w, h)
-        sw, sh = np.exp(rng.normal(BOX_LOG_SIDE_MEAN, BOX_LOG_SIDE_SD))
-        cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
-        return crop_index(canvas, (cx - w * sw / 2, cy - h * sh / 2, cx + w * sw / 2, cy + h * sh / 2))
+        return crop_index(canvas, framed_as_detected(label_box(quad, size / 2), rng))
+
+
+def _lay_over(canvas: np.ndarray, layers: list[np.ndarray], index: np.ndarray, rng: np.random.Generator, side: float):
+    """Lay the cards and fingers over the subject, each with its shadow, but none that would hide more than
+    ``HIDDEN_INDEX_LIMIT`` of the ``index`` quad (a box the detector is never taught); returns what they cover."""
+    size = canvas.shape[0]
+    index_mask = np.zeros((size, size), np.uint8)
+    cv2.fillPoly(index_mask, [index.round().astype(np.int32)], 255)
+    area = max(1, int(np.count_nonzero(index_mask)))
+    covered = np.zeros((size, size), np.uint8)
+    for layer in layers:
+        hides = np.maximum(covered, layer[:, :, 3])
+        if np.count_nonzero((hides > 127) & (index_mask > 0)) > HIDDEN_INDEX_LIMIT * area:
+            continue
+        covered = hides
+        _shadow(canvas, layer[:, :, 3], rng, side * 0.05)
+        _over(canvas, layer)
+    return covered
+
+
+def framed_as_detected(
+    label: tuple[float, float, float, float], rng: np.random.Generator
+) -> tuple[float, float, float, float]:
+    """The box the detector would give round an index labelled ``label``: off-centre and resized as the shipped
+    detector's boxes are round real indices (``BOX_CENTRE_SD``, ``BOX_LOG_SIDE_MEAN``, ``BOX_LOG_SIDE_SD``)."""
+    x0, y0, x1, y1 = label
+    w, h = x1 - x0, y1 - y0
+    dx, dy = rng.normal(0, BOX_CENTRE_SD) * (w, h)
+    sw, sh = np.exp(rng.normal(BOX_LOG_SIDE_MEAN, BOX_LOG_SIDE_SD))
+    cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
+    return (float(cx - w * sw / 2), float(cy - h * sh / 2), float(cx + w * sw / 2), float(cy + h * sh / 2))
 
 
 def index_view(
@@ -389,35 +405,40 @@ def _write_chunk(job: tuple[Path, str, int, int, int, bool]) -> int:
     return count
 
 
-def generate_crops(
-    out: Path,
-    count: int,
-    seed: int = 0,
-    val_count: int = 0,
-    workers: int = 0,
-    channels: str = "rgb",
-    progress=print,
-    deck_paths: tuple[Path, ...] = (),
-) -> dict[str, float]:
-    """Write ``count`` training crops and ``val_count`` held-out-deck crops to ``out/{train,val}/<class>/``
-    (the ultralytics classification layout; classes: the 52 codes and ``none``). ``channels="bgr"`` writes
-    them with red and blue swapped, for a classifier that reads BGR tensors (``train.start_channel_order``).
-    ``deck_paths``: crops of these deck folders only (a taught deck: ``ginscore crops --deck``)."""
+@dataclass(frozen=True)
+class CropSet:
+    """A set of crops to write under ``out/{train,val}/<class>/`` (the ultralytics classification layout; the
+    classes: the 52 codes and ``none``)."""
+
+    out: Path
+    train: int  # crops of the training decks and procedural decks (or of ``decks``)
+    val: int = 0  # crops of the held-out decks alone (or of ``decks``)
+    seed: int = 0
+    decks: tuple[Path, ...] = ()  # deck folders to draw alone, in both splits (a taught deck)
+    bgr: bool = False  # red and blue swapped, for a classifier that reads BGR tensors (train.start_channel_order)
+
+
+def generate_crops(crop_set: CropSet, workers: int = 0, progress=print) -> dict[str, float]:
+    """Write ``crop_set`` with ``workers`` processes (0: one a core); returns the count and the seconds."""
     import multiprocessing as mp
     import os
     import time
 
     for split in ("train", "val"):
         for name in (*CARD_CODES, REJECT_CLASS):
-            (out / split / name).mkdir(parents=True, exist_ok=True)
+            (crop_set.out / split / name).mkdir(parents=True, exist_ok=True)
     jobs = []
-    for split, total, offset in (("train", count, 0), ("val", val_count, 1_000_000)):
+    for split, total, offset in (("train", crop_set.train, 0), ("val", crop_set.val, 1_000_000)):
         for start in range(0, total, CHUNK):
-            jobs.append((out, split, seed, offset + start // CHUNK, min(CHUNK, total - start), channels == "bgr"))
+            chunk = offset + start // CHUNK
+            jobs.append((crop_set.out, split, crop_set.seed, chunk, min(CHUNK, total - start), crop_set.bgr))
     started, done = time.time(), 0
-    with mp.get_context("spawn").Pool(workers or os.cpu_count() or 1, _init_worker, (seed, deck_paths)) as pool:
+    context = mp.get_context("spawn")
+    with context.Pool(workers or os.cpu_count() or 1, _init_worker, (crop_set.seed, crop_set.decks)) as pool:
         for written in pool.imap_unordered(_write_chunk, jobs):
             done += written
             if progress and done % (CHUNK * 40) < CHUNK:
-                progress(f"{done} / {count + val_count} crops, {done / (time.time() - started):.0f} a second")
+                progress(
+                    f"{done} / {crop_set.train + crop_set.val} crops, {done / (time.time() - started):.0f} a second"
+                )
     return {"crops": done, "seconds": round(time.time() - started, 1)}
