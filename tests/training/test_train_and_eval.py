@@ -82,6 +82,8 @@ def test_train_without_a_dataset_says_what_to_do(tmp_path: Path, capsys):
     assert main(["train", str(tmp_path / "nothing")]) == 2
     error = capsys.readouterr().err
     assert "ginscore synth" in error and "Traceback" not in error
+    assert main(["train", str(tmp_path), "--part", "classifier", "--distill", "-1"]) == 2
+    assert "--distill -1.0: give a weight of 0 (off) or more" in capsys.readouterr().err
 
 
 def test_fine_tuning_a_bgr_classifier_trains_on_red_and_blue_swapped_crops(tmp_path: Path):

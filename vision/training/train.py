@@ -554,11 +554,20 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         default="rgb",
         help="the channel order the crop files are in ('ginscore crops --channels'); default rgb",
     )
+    parser.add_argument(
+        "--distill",
+        type=float,
+        default=0.0,
+        metavar="WEIGHT",
+        help="fine-tuning the classifier: hold it to what its start read right, with this weight (default 0: off)",
+    )
     parser.set_defaults(run=run_train)
 
 
 def run_train(args: argparse.Namespace) -> int:
     let_idle_threads_sleep()
+    if args.distill < 0:
+        raise ValueError(f"--distill {args.distill}: give a weight of 0 (off) or more")
     data_yaml = args.data / "data.yaml"
     crops = args.data / "crops"
     if args.part in ("detector", "both") and not data_yaml.exists():
@@ -576,7 +585,9 @@ def run_train(args: argparse.Namespace) -> int:
     if args.part in ("classifier", "both"):
         weights = "yolov8n-cls.yaml" if args.scratch else args.classifier_weights
         run = replace(CLASSIFIER_RUN, batch=max(args.batch, 64), weights=weights, name=args.name, **options, **where)
-        classifier = train_classifier(crops, run, lr0=args.lr0, crops_channels=args.crops_channels)
+        classifier = train_classifier(
+            crops, run, lr0=args.lr0, crops_channels=args.crops_channels, distill=args.distill
+        )
     channels = None
     if classifier is not None:
         channels, bgr, rgb = classifier_channel_order(classifier, crops / "val")
