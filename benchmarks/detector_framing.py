@@ -22,6 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from engine.cards import CARD_CODES  # noqa: E402
+from vision.detections import box_iou  # noqa: E402
 from vision.recognise import read_photo  # noqa: E402
 from vision.training.synth.index_crops import BOX_CENTRE_SD, BOX_LOG_SIDE_MEAN, BOX_LOG_SIDE_SD  # noqa: E402
 
@@ -35,13 +36,6 @@ def label_boxes(label_file: Path, names: list[str], width: int, height: int) -> 
         x, y, bw, bh = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
         out.append((names[int(cls)], np.array([x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2])))
     return out
-
-
-def iou(a: np.ndarray, b: np.ndarray) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def framing(folder: Path) -> np.ndarray:
@@ -61,8 +55,8 @@ def framing(folder: Path) -> np.ndarray:
             same = [box for read, box in found if read == code]
             if not same:
                 continue
-            best = max(same, key=lambda box: iou(label, box))
-            overlap = iou(label, best)
+            overlaps = box_iou(label[None], np.array(same))[0]
+            best, overlap = same[int(overlaps.argmax())], float(overlaps.max())
             if overlap < 0.3:
                 continue
             lw, lh = label[2] - label[0], label[3] - label[1]
