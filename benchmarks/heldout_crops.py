@@ -26,12 +26,6 @@ from vision.training.synth.decks import deck_folders  # noqa: E402
 from vision.training.synth.index_crops import load_renderer  # noqa: E402
 
 
-def heldout_deck_folders() -> list[Path]:
-    import json
-
-    return [f for f in deck_folders(DATASETS_DIR) if json.loads((f / "deck.json").read_text())["split"] == "val"]
-
-
 def draw(folder: Path, count: int, seed: int) -> tuple[list[str], list[np.ndarray]]:
     renderer = load_renderer("val", seed, (folder,))
     rng = np.random.default_rng(seed)
@@ -59,7 +53,7 @@ def main() -> int:
     from ultralytics import YOLO
 
     started = time.perf_counter()
-    decks = {folder.name: draw(folder, args.crops, args.seed) for folder in heldout_deck_folders()}
+    decks = {folder.name: draw(folder, args.crops, args.seed) for folder in deck_folders(DATASETS_DIR, split="val")}
     print(f"{args.crops} crops of each of {len(decks)} held-out decks drawn in {time.perf_counter() - started:.0f} s")
     header = "classifier".ljust(48) + "".join(name[:12].rjust(13) for name in decks) + "all".rjust(8)
     print(header)

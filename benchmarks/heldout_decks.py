@@ -50,6 +50,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.training.synth.decks import deck_folders  # noqa: E402
+
 DATASETS = REPO / "datasets"
 IMGSZ = 1280
 DEFAULT_SCENES = 800
@@ -68,11 +70,7 @@ MARK_GAP = 0.05
 
 def heldout_decks(datasets: Path = DATASETS) -> list[str]:
     """The ids of the library's decks marked ``"split": "val"`` (never trained on), sorted."""
-    return sorted(
-        path.parent.name
-        for path in (datasets / "decks").glob("*/deck.json")
-        if json.loads(path.read_text()).get("split") == "val"
-    )
+    return [folder.name for folder in deck_folders(datasets, split="val")]
 
 
 def scenes_per_deck(scenes: int, decks: int) -> list[int]:

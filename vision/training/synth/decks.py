@@ -81,25 +81,22 @@ def load_deck(folder: Path) -> Deck:
     return Deck(folder.name, meta["name"], meta["split"], meta["license"], meta.get("source", ""), faces, boxes)
 
 
-def deck_folders(root: Path | str | None = None) -> list[Path]:
-    """Deck folders under ``<root>/decks`` (sorted by deck id)."""
+def deck_folders(root: Path | str | None = None, split: str | None = None) -> list[Path]:
+    """Deck folders under ``<root>/decks`` (sorted by deck id), optionally only those of one split (train / val)."""
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
     decks_root = Path(root or DATASETS) / "decks"
     if not decks_root.is_dir():
         raise FileNotFoundError(f"no deck folder at {decks_root}: run datasets/build_assets.py")
-    return sorted(path for path in decks_root.iterdir() if (path / "deck.json").is_file())
+    folders = sorted(path for path in decks_root.iterdir() if (path / "deck.json").is_file())
+    if split is None:
+        return folders
+    return [folder for folder in folders if json.loads((folder / "deck.json").read_text())["split"] == split]
 
 
 def load_decks(root: Path | str | None = None, split: str | None = None) -> list[Deck]:
     """All decks under ``<root>/decks``, optionally only those of one split (train / val)."""
-    if split is not None and split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
-    decks = []
-    for folder in deck_folders(root):
-        if split is not None:
-            if json.loads((folder / "deck.json").read_text())["split"] != split:
-                continue
-        decks.append(load_deck(folder))
-    return decks
+    return [load_deck(folder) for folder in deck_folders(root, split)]
 
 
 def load_backs(root: Path | str | None = None) -> list[np.ndarray]:
