@@ -24,11 +24,11 @@ import numpy as np
 
 from engine.cards import CARD_CODES
 from vision.crops import CROP_PADDING, crop_index
+from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
 from vision.training.synth import clutter, procedural_decks
 from vision.training.synth.scene import HIDDEN_INDEX_LIMIT, light_and_lens
 from vision.training.synth.surfaces import random_surface
 
-REJECT_CLASS = "none"
 NONE_SHARE = 0.08  # of the crops, "not a card"
 PROCEDURAL_SHARE = 0.6  # of the card crops, from procedural decks (the rest: the packaged training decks)
 INDEX_PIXELS = (11.0, 90.0)  # the index box's longer side in the photo, drawn log-uniformly
