@@ -6,6 +6,11 @@ them with each weights file as the reader reads a crop (``vision.detector.classi
 quarter turns). Prints, per deck and over all, the share read as the right card, beside each file::
 
     python3 benchmarks/heldout_crops.py models/card_index_classifier.pt runs/crops-run1/weights/best.pt
+
+``--folders F...`` reads crops already written instead: each F a crops dataset of one held-out deck
+(``<split>/<code>/*.jpg``, as ``ginscore synth --crops`` or ``ginscore crops`` write it; ``--crops`` of each,
+sorted by name). Crops of the scene renderer against those of the crop renderer is issue 39's check that the
+two agree.
 """
 
 from __future__ import annotations
@@ -37,6 +42,16 @@ def draw(folder: Path, count: int, seed: int) -> tuple[list[str], list[np.ndarra
     return names, crops
 
 
+def read_folder(folder: Path, count: int) -> tuple[list[str], list[np.ndarray]]:
+    """Up to ``count`` crops of a written crops dataset, as the reader holds them (BGR), with their codes."""
+    import cv2
+
+    files = sorted(folder.glob("*/*/*.jpg"))[:count]
+    if not files:
+        raise SystemExit(f"{folder}: no crops (<split>/<code>/*.jpg) found")
+    return [f.parent.name for f in files], [cv2.imread(str(f)) for f in files]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("weights", nargs="+", type=Path, help="classifier weights files")
@@ -44,6 +59,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rotations", type=int, choices=[1, 2, 4], default=1, help="quarter turns read (default 1)")
     parser.add_argument("--channels", choices=["bgr", "rgb"], default="bgr", help="the order the classifiers read")
+    parser.add_argument("--folders", nargs="+", type=Path, help="read these crops datasets instead of drawing crops")
     args = parser.parse_args()
     missing = [str(w) for w in args.weights if not w.is_file()]
     if missing:
@@ -53,9 +69,12 @@ def main() -> int:
     from ultralytics import YOLO
 
     started = time.perf_counter()
-    decks = {folder.name: draw(folder, args.crops, args.seed) for folder in deck_folders(DATASETS_DIR, split="val")}
-    print(f"{args.crops} crops of each of {len(decks)} held-out decks drawn in {time.perf_counter() - started:.0f} s")
-    header = "classifier".ljust(48) + "".join(name[:12].rjust(13) for name in decks) + "all".rjust(8)
+    if args.folders:
+        decks = {str(folder): read_folder(folder, args.crops) for folder in args.folders}
+    else:
+        decks = {folder.name: draw(folder, args.crops, args.seed) for folder in deck_folders(DATASETS_DIR, split="val")}
+    print(f"{args.crops} crops of each of {len(decks)} held-out decks ready in {time.perf_counter() - started:.0f} s")
+    header = "classifier".ljust(48) + "".join(Path(name).parent.name[:12] if Path(name).name == "crops" else Path(name).name[:12].rjust(13) for name in decks) + "all".rjust(8)
     print(header)
     for weights in args.weights:
         model = YOLO(str(weights), task="classify")

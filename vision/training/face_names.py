@@ -10,7 +10,7 @@ deck?) never are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -19,6 +19,7 @@ from engine.cards import CARD_CODES
 from vision.crop_reading import gated_readings
 from vision.recognise import detect
 from vision.training.corner_finder import find_corner_index, local_view, to_face_box
+from vision.training.face_indices import as_fractions, index_doubts
 from vision.training.table_cards import Box, FoundCard
 
 CORNERS = ("tl", "br")
@@ -243,11 +244,18 @@ def odd_faces(new: Sequence[np.ndarray | None], known: Sequence[np.ndarray] = ()
     return {i: f"{why}: a card of another deck?" for i, why in odd.items()}
 
 
-def name_found_cards(detector, cards: list[FoundCard], known_features: Sequence[np.ndarray] = ()) -> list[Naming]:
+def name_found_cards(
+    detector,
+    cards: list[FoundCard],
+    known_features: Sequence[np.ndarray] = (),
+    known_indices: Sequence[Mapping[str, Box]] = (),
+) -> list[Naming]:
     """The reader's names for the cards found in a deck's photos (``name_faces`` with what the photos' corner
-    indices read), one name given twice flagged on both faces (``mark_duplicates``), and faces whose index
+    indices read), one name given twice flagged on both faces (``mark_duplicates``), faces whose index
     layout is unlike the deck's others or ``known_features`` (faces taught before) doubted as another
-    deck's (``odd_faces``): what ``ginscore deck add`` and the Training page both ask the user about."""
+    deck's (``odd_faces``), and faces whose printed indices the reader did not find where the deck's other
+    faces (with ``known_indices``: those taught before, corner boxes as fractions) print them
+    (``face_indices.index_doubts``): what ``ginscore deck add`` and the Training page both ask the user about."""
     namings = name_faces(
         detector,
         [card.face for card in cards],
@@ -259,4 +267,9 @@ def name_found_cards(detector, cards: list[FoundCard], known_features: Sequence[
     features = [index_features(card.index_boxes, (card.face.shape[1], card.face.shape[0])) for card in cards]
     for i, why in odd_faces(features, known_features).items():
         namings[i] = namings[i].doubting(why, odd=True)
+    if any(card.corner_indices for card in cards):
+        new = [as_fractions(card.corner_indices, (card.face.shape[1], card.face.shape[0])) for card in cards]
+        for i, doubt in enumerate(index_doubts(new, known_indices)):
+            if doubt is not None:
+                namings[i] = namings[i].doubting(doubt)
     return namings

@@ -37,6 +37,7 @@ from vision.detections import Detections, box_overlap_of_smaller, surest_of_over
 from vision.model_settings import CornerSettings
 from vision.reading import ImageError
 from vision.recognise import detect
+from vision.training.face_indices import read_face_indices
 
 Box = tuple[float, float, float, float]
 
@@ -103,7 +104,10 @@ class FoundCard:
     reading: dict[str, float] = field(default_factory=dict)
     outline: str = ""
     notes: tuple[str, ...] = ()
-    index_boxes: tuple[Box, ...] = ()  # the reader's corner-index boxes of it, on the face (face pixels)
+    index_boxes: tuple[Box, ...] = ()  # the reader's corner-index boxes of it in the photo, on the face (face pixels)
+    # the reader's boxes on the straightened face itself, by corner (tl, tr, bl, br; face pixels):
+    # every index it prints (vision.training.face_indices)
+    corner_indices: dict[str, Box] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -789,6 +793,10 @@ class _CardPlacer:
         for card in [card for card in self.cards if card.sides < SURE_SIDES and not self.usual_height(card)]:
             self.cards.remove(card)
             self.used.difference_update(card.boxes)
+        # the usual height again, of the cards kept: where every card placed by code was such a wrong pair (a deck
+        # whose corners the reader misreads), their height is no card's, and no height is known yet
+        heights = [card.height for card in self.cards if card.sides >= SURE_SIDES] or [c.height for c in self.cards]
+        self.typical = float(np.median(heights)) if heights else 0.0
 
     def usual_height(self, card: PlacedCard) -> bool:
         return 0.85 <= card.height / self.typical <= 1.18
@@ -997,7 +1005,10 @@ def _one_face(pixels: np.ndarray, path: Path | str, detections: Detections | Non
                     (round(float(x0), 1), round(float(y0), 1), round(float(x1), 1), round(float(y1), 1))
                     for x0, y0, x1, y1 in detections.xyxy * (FACE_HEIGHT / pixels.shape[0])
                 )
-    return PhotoCards([FoundCard(face, str(path), 1, reading=reading, index_boxes=index_boxes)])
+    corner_indices = read_face_indices(detector, [face])[0] if detector is not None else {}
+    return PhotoCards(
+        [FoundCard(face, str(path), 1, reading=reading, index_boxes=index_boxes, corner_indices=corner_indices)]
+    )
 
 
 def _outline_card(quad: np.ndarray) -> PlacedCard:
@@ -1070,8 +1081,19 @@ def photo_cards(path: Path | str, faces_only: bool = False, detector=None) -> Ph
         if detector is not None and face_blur(face) > BLURRED:
             blurred += 1
             card_notes += ("its index is blurred",)
+        corner_indices = read_face_indices(detector, [face])[0] if detector is not None else {}
         cards.append(
-            FoundCard(face, str(path), len(cards) + 1, card.outline, reading, card.how, card_notes, index_boxes)
+            FoundCard(
+                face,
+                str(path),
+                len(cards) + 1,
+                card.outline,
+                reading,
+                card.how,
+                card_notes,
+                index_boxes,
+                corner_indices,
+            )
         )
     if cards and blurred > len(cards) / 2:
         raise ImageError(

@@ -27,8 +27,8 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence, Set
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence, Set
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,7 @@ from vision.detections import canonical_code
 from vision.detector import load_detector
 from vision.reading import ImageError
 from vision.training.corner_finder import find_deck_indices, round_corners, save_png
+from vision.training.face_indices import as_fractions, deck_indices
 from vision.training.face_names import CORNERS, Naming, index_features, name_found_cards
 from vision.training.synth.decks import DATASETS
 from vision.training.table_cards import CARD_RATIO, FACE_HEIGHT, LAY_THEM_OUT, Box, FoundCard, photo_cards
@@ -168,12 +169,17 @@ def write_deck(
     faces: dict[str, np.ndarray],
     sources: dict[str, str],
     reader_boxes: dict[str, list[list[float]]] | None = None,
+    corner_indices: Mapping[str, Mapping[str, Box]] | None = None,
 ) -> dict:
     """Add RGBA faces (code -> face) to a taught deck folder; (re)write its deck.json; return the json.
 
     ``reader_boxes``: where the reader saw each new face's corner indices in its photo (fractions of the
-    face; ``reader_index_regions`` in deck.json, what ``odd_faces`` compares later faces with). A face
-    already taught that a new one replaces is kept in ``replaced/<date-time>/`` of the folder."""
+    face; ``reader_index_regions`` in deck.json, what ``odd_faces`` compares later faces with).
+    ``corner_indices``: the reader's boxes on each new straightened face, by corner (fractions of the face;
+    ``reader_corner_indices``): the faces that have them get their ``index_regions`` from them, one box at
+    each corner of the deck's layout (``face_indices.deck_indices``; the corners it did not confirm in
+    ``unconfirmed_indices``); the others from the corner finder. A face already taught that a new one
+    replaces is kept in ``replaced/<date-time>/`` of the folder."""
     folder.mkdir(parents=True, exist_ok=True)
     meta_path = folder / "deck.json"
     old = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
@@ -187,13 +193,24 @@ def write_deck(
     present = {
         code: _read_face_png(folder / f"{code}.png") for code in CARD_CODES if (folder / f"{code}.png").is_file()
     }
-    boxes = find_deck_indices(present, CORNERS, {})
-    regions = {}
-    for code, face in present.items():
-        height, width = face.shape[:2]
+    read_on_face = {
+        **{c: b for c, b in old.get("reader_corner_indices", {}).items() if c not in faces},
+        **{c: dict(b) for c, b in (corner_indices or {}).items()},
+    }
+    if any(read_on_face.values()):  # the reader read the faces: a face it found no index on gets the deck's boxes
+        read_on_face = {code: read_on_face.get(code, {}) for code in CARD_CODES if code in present}
+    else:
+        read_on_face = {}
+    layout = deck_indices(read_on_face, {code: (1, 1) for code in read_on_face})
+    regions: dict[str, list[list[float]]] = {
+        code: [[round(float(v), 4) for v in box] for box in boxes] for code, boxes in layout.boxes.items()
+    }
+    by_finder = {code: face for code, face in present.items() if code not in regions}
+    for code, boxes in find_deck_indices(by_finder, CORNERS, {}).items() if by_finder else ():
+        height, width = by_finder[code].shape[:2]
         regions[code] = [
             [round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4)]
-            for x0, y0, x1, y1 in boxes[code]
+            for x0, y0, x1, y1 in boxes
         ]
     photo_of = {**old.get("photos", {}), **sources}
     seen_at = {
@@ -209,13 +226,25 @@ def write_deck(
         "faces": len(present),
         "missing": [code for code in CARD_CODES if code not in present],
         "updated": time.strftime("%Y-%m-%d %H:%M"),
-        "corners": list(CORNERS),
-        "index_regions": regions,
+        "corners": list(layout.corners) if read_on_face else list(CORNERS),
+        "index_regions": {code: regions[code] for code in CARD_CODES if code in regions},
         "photos": {code: photo_of[code] for code in CARD_CODES if code in photo_of and code in present},
         "reader_index_regions": {code: seen_at[code] for code in CARD_CODES if code in seen_at and code in present},
+        "reader_corner_indices": {code: {c: list(b) for c, b in boxes.items()} for code, boxes in read_on_face.items()},
+        "unconfirmed_indices": {code: list(corners) for code, corners in layout.unconfirmed.items()},
     }
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     return meta
+
+
+def taught_corner_indices(folder: Path) -> list[dict[str, Box]]:
+    """The reader's corner boxes on the faces of a taught deck (fractions of the face), as ``write_deck`` kept
+    them: what a new face's boxes are judged against (``face_indices.index_doubts``)."""
+    meta_path = folder / "deck.json"
+    if not meta_path.is_file():
+        return []
+    stored = json.loads(meta_path.read_text()).get("reader_corner_indices", {})
+    return [{corner: (box[0], box[1], box[2], box[3]) for corner, box in boxes.items()} for boxes in stored.values()]
 
 
 def taught_index_features(folder: Path) -> list[np.ndarray]:
@@ -288,8 +317,13 @@ def list_taught_decks(instance: Path | str | None = None) -> list[dict]:
     return decks
 
 
+BOX_BGR = (0, 200, 255)  # the preview's index boxes: orange, or red on a face whose boxes the reader did not confirm
+UNCONFIRMED_BGR = (40, 40, 240)
+
+
 def write_preview(folder: Path, columns: int = 13) -> Path:
-    """``preview.png`` in the deck folder: every face with its name and index boxes, to check by eye."""
+    """``preview.png`` in the deck folder: every face with its name and index boxes, to check by eye (red: the
+    reader did not confirm the face's boxes)."""
     import cv2
 
     meta = json.loads((folder / "deck.json").read_text())
@@ -302,12 +336,13 @@ def write_preview(folder: Path, columns: int = 13) -> Path:
             height, width = face.shape[:2]
             scale = 170 / height
             small = cv2.resize(face, (int(width * scale), 170), interpolation=cv2.INTER_AREA)
+            doubted = bool(meta.get("unconfirmed_indices", {}).get(code))
             for x0, y0, x1, y1 in meta["index_regions"].get(code, []):
                 cv2.rectangle(
                     small,
                     (int(x0 * small.shape[1]), int(y0 * 170)),
                     (int(x1 * small.shape[1]) - 1, int(y1 * 170) - 1),
-                    (0, 200, 255),
+                    UNCONFIRMED_BGR if doubted else BOX_BGR,
                     1,
                 )
             tile[:170, : min(130, small.shape[1])] = small[:, :130]
@@ -366,6 +401,7 @@ class NamedFace:
     face: np.ndarray
     source: str
     index_boxes: tuple[Box, ...] = ()
+    corner_indices: Mapping[str, Box] = field(default_factory=dict)  # the reader's boxes on the face, by corner
 
 
 def write_named_faces(
@@ -396,7 +432,10 @@ def write_named_faces(
     rgba = {named.code: to_rgba_face(named.face, size) for named in faces}
     sources = {named.code: named.source for named in faces}
     reader_boxes = {named.code: _fractions(named.face, named.index_boxes) for named in faces if named.index_boxes}
-    meta = write_deck(folder, name, rgba, sources, reader_boxes)
+    on_face = {
+        named.code: as_fractions(named.corner_indices, (named.face.shape[1], named.face.shape[0])) for named in faces
+    }
+    meta = write_deck(folder, name, rgba, sources, reader_boxes, on_face)
     return {
         "folder": folder,
         "meta": meta,
@@ -457,13 +496,16 @@ def teach_deck(
         f"photo{'s' if len(files) != 1 else ''}; naming them with the current reader...",
         file=out,
     )
-    namings = name_found_cards(detector, cards, taught_index_features(folder))
+    namings = name_found_cards(detector, cards, taught_index_features(folder), taught_corner_indices(folder))
     chosen = confirm_names(cards, namings, ask, out=out, ask_all=ask_all)
     if not chosen:
         raise ValueError("no face was named; nothing written")
     written = write_named_faces(
         name,
-        [NamedFace(code, cards[i].face, cards[i].label, cards[i].index_boxes) for i, code in chosen.items()],
+        [
+            NamedFace(code, cards[i].face, cards[i].label, cards[i].index_boxes, cards[i].corner_indices)
+            for i, code in chosen.items()
+        ],
         instance,
         sizes_from=[card.face for card in cards],
     )

@@ -41,12 +41,16 @@ import numpy as np
 from engine.cards import CARD_CODES, card_label
 from vision.detections import canonical_code
 from vision.reading import ImageError
+from vision.training.face_indices import INDEX_DOUBT, as_fractions
 from vision.training.face_names import index_features, name_found_cards
 from vision.training.table_cards import LAY_THEM_OUT, MAX_PHOTO_SIDE, photo_cards
 from vision.training.teach_deck import (
+    BOX_BGR,
+    UNCONFIRMED_BGR,
     NamedFace,
     check_new_deck_name,
     list_taught_decks,
+    taught_corner_indices,
     taught_index_features,
     write_named_faces,
 )
@@ -305,14 +309,22 @@ def _face_features(face: dict[str, Any]) -> np.ndarray | None:
     return index_features([tuple(box) for box in face["index_boxes"]], (face["size"][0], face["size"][1]))
 
 
-def _save_face_images(folder: Path, face_id: str, face: np.ndarray) -> None:
+def _save_face_images(
+    folder: Path, face_id: str, face: np.ndarray, boxes: Sequence[Sequence[float]] = (), doubted: bool = False
+) -> None:
+    """The face as found (PNG) and its small copy for the page (JPG), with the reader's index ``boxes`` on the
+    face drawn on the small copy (red when the reader did not confirm them, ``doubted``)."""
     import cv2
 
     (folder / FACES).mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(folder / FACES / f"{face_id}.png"), face):
         raise OSError(f"could not write {folder / FACES / f'{face_id}.png'}")
     height, width = face.shape[:2]
-    small = cv2.resize(face, (max(1, round(width * THUMB_HEIGHT / height)), THUMB_HEIGHT), interpolation=cv2.INTER_AREA)
+    scale = THUMB_HEIGHT / height
+    small = cv2.resize(face, (max(1, round(width * scale)), THUMB_HEIGHT), interpolation=cv2.INTER_AREA)
+    for x0, y0, x1, y1 in boxes:
+        colour = UNCONFIRMED_BGR if doubted else BOX_BGR
+        cv2.rectangle(small, (int(x0 * scale), int(y0 * scale)), (int(x1 * scale) - 1, int(y1 * scale) - 1), colour, 2)
     cv2.imwrite(str(folder / FACES / f"{face_id}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 85])
 
 
@@ -346,6 +358,11 @@ def read_photo(
             for feature in [_face_features(face)]
             if feature is not None
         ]
+        known_corners = [
+            {corner: (b[0], b[1], b[2], b[3]) for corner, b in face.get("corner_indices", {}).items()}
+            for face in state["faces"]
+            if not face["left_out"] and not face["saved"] and face.get("corner_indices")
+        ]
     try:
         path = folder / PHOTOS / photo["file"]
         failed = ""
@@ -361,7 +378,8 @@ def read_photo(
                 cards, notes = found.cards, list(found.notes)
                 if cards:
                     taught = taught_index_features(user_decks_dir(instance) / name)
-                    namings = name_found_cards(detector, cards, [*taught, *known])
+                    on_faces = taught_corner_indices(user_decks_dir(instance) / name) + known_corners
+                    namings = name_found_cards(detector, cards, [*taught, *known], on_faces)
         size = _photo_size(path)
         said = [failed] if failed else [_for_people(note, photo, path, size=size) for note in notes]
         if not failed and not cards and not notes:
@@ -369,7 +387,8 @@ def read_photo(
         faces = []
         for card, naming in zip(cards, namings, strict=True):
             face_id = f"{photo_id}-{card.number:02d}"
-            _save_face_images(folder, face_id, card.face)
+            doubted_boxes = any(doubt.startswith(INDEX_DOUBT) for doubt in naming.doubts)
+            _save_face_images(folder, face_id, card.face, list(card.corner_indices.values()), doubted_boxes)
             label = f"photo {photo['number']}" + (f" card {card.number}" if card.quad is not None else "")
             faces.append(
                 {
@@ -388,6 +407,13 @@ def read_photo(
                     "replaced": False,
                     "size": [int(card.face.shape[1]), int(card.face.shape[0])],
                     "index_boxes": [[round(float(v), 1) for v in box] for box in card.index_boxes],
+                    # the reader's boxes on the face, as fractions of it (what later faces are judged against)
+                    "corner_indices": {
+                        corner: list(box)
+                        for corner, box in as_fractions(
+                            card.corner_indices, (card.face.shape[1], card.face.shape[0])
+                        ).items()
+                    },
                     "source": f"{PHOTOS}/{photo['file']}" + (f" card {card.number}" if card.quad is not None else ""),
                 }
             )
@@ -571,7 +597,12 @@ def save_faces(name: str, instance: Path | str | None = None) -> dict[str, Any]:
             if image is None:
                 raise ValueError(f"the face of {face['label']} is missing from {folder / FACES}; photograph it again")
             boxes = tuple((float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in face["index_boxes"])
-            named.append(NamedFace(face["name"], image, f"teaching/{name}/{face['source']}", boxes))
+            height, width = image.shape[:2]
+            on_face = {
+                corner: (x0 * width, y0 * height, x1 * width, y1 * height)
+                for corner, (x0, y0, x1, y1) in face.get("corner_indices", {}).items()
+            }
+            named.append(NamedFace(face["name"], image, f"teaching/{name}/{face['source']}", boxes, on_face))
         written = write_named_faces(name, named, instance)
         stamp = _now()
         with _changing(name, instance) as state:
