@@ -74,7 +74,8 @@ def main() -> int:
     else:
         decks = {folder.name: draw(folder, args.crops, args.seed) for folder in deck_folders(DATASETS_DIR, split="val")}
     print(f"{args.crops} crops of each of {len(decks)} held-out decks ready in {time.perf_counter() - started:.0f} s")
-    header = "classifier".ljust(48) + "".join(Path(name).parent.name[:12] if Path(name).name == "crops" else Path(name).name[:12].rjust(13) for name in decks) + "all".rjust(8)
+    labels = [Path(name).parent.name if Path(name).name == "crops" else Path(name).name for name in decks]
+    header = "classifier".ljust(48) + "".join(label[:12].rjust(13) for label in labels) + "all".rjust(8)
     print(header)
     for weights in args.weights:
         model = YOLO(str(weights), task="classify")
