@@ -46,7 +46,7 @@ def read_folder(folder: Path, count: int) -> tuple[list[str], list[np.ndarray]]:
     """Up to ``count`` crops of a written crops dataset, as the reader holds them (BGR), with their codes."""
     import cv2
 
-    files = sorted(folder.glob("*/*/*.jpg"))[:count]
+    files = sorted(f for f in folder.glob("*/*/*") if f.suffix in (".jpg", ".png"))[:count]
     if not files:
         raise SystemExit(f"{folder}: no crops (<split>/<code>/*.jpg) found")
     return [f.parent.name for f in files], [cv2.imread(str(f)) for f in files]

@@ -578,6 +578,23 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "--instance", type=Path, default=None, help="instance folder (default: $GINSCORE_INSTANCE or instance/)"
     )
     add.set_defaults(run=run_deck_add)
+    check = actions.add_parser(
+        "check",
+        help="keep a photo of the taught deck in play, its reading confirmed, to judge retrains by",
+        description="A spread of the taught deck in play, not a photo used to teach it: the reader reads it, you "
+        "confirm or fix every card, and 'ginscore retrain' then installs a retrain only when it reads this deck "
+        "better on these photos, loses at most one card of real-val and reads no more false cards on real-clutter.",
+    )
+    check.add_argument("name", help="the taught deck's name")
+    check.add_argument("photo", type=Path, metavar="PHOTO")
+    check.add_argument(
+        "--yes", action="store_true", help="take the reading as read, without asking (only for photos known right)"
+    )
+    check.add_argument("--models", type=Path, default=None, help="models folder of the reader (default: models/)")
+    check.add_argument(
+        "--instance", type=Path, default=None, help="instance folder (default: $GINSCORE_INSTANCE or instance/)"
+    )
+    check.set_defaults(run=run_deck_check)
     listing = actions.add_parser("list", help="list the taught decks")
     listing.add_argument("--instance", type=Path, default=None)
     listing.set_defaults(run=run_deck_list)
@@ -609,6 +626,29 @@ def run_deck_add(args: argparse.Namespace) -> int:
         print(f"missing: {' '.join(result['missing'])}; add them with 'ginscore deck add {args.name} PHOTOS...'")
     else:
         print(f"complete: 'ginscore synth --deck {args.name}' renders scenes with it; 'ginscore retrain' learns it")
+    return 0
+
+
+def run_deck_check(args: argparse.Namespace) -> int:
+    from vision.training.deck_check import add_check_photo
+
+    try:
+        result = add_check_photo(
+            args.name,
+            args.photo,
+            detector=load_detector(args.models),
+            ask=None if args.yes else stdin_ask,
+            instance=args.instance,
+        )
+    except EOFError:
+        raise ValueError("no answer to the question (input ended); run it in a terminal to confirm the cards") from None
+    fixed = ", ".join(f"{read} -> {right}" for read, right in result["fixed"])
+    print(
+        f"deck {result['deck']}: check photo {result['photos']} kept ({len(result['cards'])} cards"
+        f"{'; fixed ' + fixed if fixed else ''}"
+        f"{'; missed by the reader: ' + ' '.join(result['missed']) if result['missed'] else ''}) -> {result['folder']}"
+    )
+    print(f"'ginscore retrain' now measures the {result['deck']} deck on it before and after, and says what it bought")
     return 0
 
 
