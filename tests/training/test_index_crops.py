@@ -55,6 +55,23 @@ def test_court_letters_follow_the_deck_language():
     assert style.__class__(**{**style.__dict__, "language": "german"}).rank_text("J") == "B"
 
 
+def test_a_deck_may_print_its_bottom_index_upright_with_the_suit_over_the_rank():
+    fonts, suits = committed_fonts()
+    style = procedural_decks.random_style(np.random.default_rng(1), fonts, suits)
+    style = style.__class__(**{**style.__dict__, "side_by_side": False, "four_indices": False})
+    faces = {}
+    for upright in (False, True):
+        drawn = style.__class__(**{**style.__dict__, "bottom_upright": upright})
+        faces[upright] = procedural_decks.draw_face(drawn, "6c", np.random.default_rng(2))
+    (turned, boxes), (upright_face, same_boxes) = faces[False], faces[True]
+    assert boxes == same_boxes
+    (x0, y0, x1, y1), (u0, v0, u1, v1) = boxes
+    assert np.array_equal(turned[y0:y1, x0:x1], upright_face[y0:y1, x0:x1])  # the top index is the same
+    top = turned[y0:y1, x0:x1, :3].astype(int)
+    assert np.abs(turned[v0:v1, u0:u1, :3].astype(int) - top[::-1, ::-1]).mean() < 8  # turned half round
+    assert np.abs(upright_face[v0:v1, u0:u1, :3].astype(int) - top[::-1, ::-1]).mean() > 8  # printed upright
+
+
 def small_renderer(seed: int = 0) -> CropRenderer:
     fonts, suits = committed_fonts()
     _, faces, boxes = procedural_decks.random_deck(np.random.default_rng(seed), fonts, suits)

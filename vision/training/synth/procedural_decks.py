@@ -191,6 +191,9 @@ class DeckStyle:
     colours: dict[str, tuple[int, int, int]]  # suit -> BGR ink
     registration: tuple[int, int]  # pixels the colour ink is off its place
     border: bool  # a thin frame line round the face
+    # the bottom indices printed upright, the suit over the rank (as some decks do: the Ancient Egyptians
+    # deck), not the top index turned half round: a 6 there is a 6, where a turned index shows a 9
+    bottom_upright: bool = False
 
     def rank_text(self, rank: str) -> str:
         return COURT_LETTERS[self.language].get(rank, RANK_TEXT[rank])
@@ -243,6 +246,7 @@ def random_style(
         colours=colours,
         registration=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))) if rng.random() < 0.15 else (0, 0),
         border=bool(rng.random() < 0.2),
+        bottom_upright=not side_by_side and bool(rng.random() < 0.12),
     )
 
 
@@ -260,8 +264,11 @@ def _fit(mask: np.ndarray, width: float, height: float) -> np.ndarray:
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
-def index_mask(style: DeckStyle, code: str, face_height: int, suit_shape: float) -> np.ndarray:
-    """The corner index of ``code`` (rank and suit) as a float 0..1 mask, upright, sized for the face."""
+def index_mask(
+    style: DeckStyle, code: str, face_height: int, suit_shape: float, suit_first: bool = False
+) -> np.ndarray:
+    """The corner index of ``code`` (rank and suit) as a float 0..1 mask, upright, sized for the face;
+    ``suit_first``: the suit over the rank (a deck's bottom index printed upright)."""
     rank_h = style.rank_height * face_height
     suit_h = rank_h * style.suit_ratio
     text = style.rank_text(code[0])
@@ -285,10 +292,11 @@ def index_mask(style: DeckStyle, code: str, face_height: int, suit_shape: float)
         return out
     width = max(rank_f.shape[1], suit_f.shape[1])
     out = np.zeros((rank_f.shape[0] + gap + suit_f.shape[0], width), np.float32)
-    left = (width - rank_f.shape[1]) // 2
-    out[: rank_f.shape[0], left : left + rank_f.shape[1]] = rank_f
-    left = (width - suit_f.shape[1]) // 2
-    out[rank_f.shape[0] + gap :, left : left + suit_f.shape[1]] = suit_f
+    upper, lower = (suit_f, rank_f) if suit_first else (rank_f, suit_f)
+    left = (width - upper.shape[1]) // 2
+    out[: upper.shape[0], left : left + upper.shape[1]] = upper
+    left = (width - lower.shape[1]) // 2
+    out[upper.shape[0] + gap :, left : left + lower.shape[1]] = lower
     return out
 
 
@@ -370,8 +378,9 @@ def draw_face(
     colour = style.colours[code[1]]
     dx, dy = style.registration
     boxes = []
+    bottom = index_mask(style, code, h, suit_shape, suit_first=True) if style.bottom_upright else mask[::-1, ::-1]
     for px, py, turned in places:
-        ink = mask[::-1, ::-1] if turned else mask
+        ink = bottom if turned else mask
         _paint(face, ink, min(max(0, px + dx), w - mw), min(max(0, py + dy), h - mh), colour)
         boxes.append((px, py, px + mw, py + mh))
     return face, boxes
