@@ -17,7 +17,7 @@ from typing import Any
 from vision.evaluation import cli as evaluation_cli
 from vision.reading import PhotoReading
 from vision.training import cli as training_cli
-from vision.training import examples, retrain, teach_deck, teaching, userdata
+from vision.training import deck_check, examples, retrain, teach_deck, teaching, userdata
 
 PREVIOUS = retrain.PREVIOUS
 RetrainError = retrain.RetrainError
@@ -118,6 +118,41 @@ def change_taught_face(
 def save_taught_faces(instance: str | os.PathLike[str], name: str) -> dict[str, Any]:
     """Write the named faces into the taught deck with the writer of ``ginscore deck add``."""
     return teaching.save_faces(name, Path(instance))
+
+
+def read_check_photo(
+    instance: str | os.PathLike[str],
+    name: str,
+    data: bytes,
+    label: str,
+    detector: Any,
+    lock: AbstractContextManager[Any],
+) -> dict[str, Any]:
+    """Read a spread of a taught deck (``lock`` held meanwhile) and keep it until its cards are confirmed."""
+    with lock:
+        return deck_check.read_check_photo(name, data, detector=detector, instance=Path(instance), label=label)
+
+
+def pending_check(instance: str | os.PathLike[str], name: str, pending_id: str) -> dict[str, Any] | None:
+    """A check photo read and waiting for its cards to be confirmed (None: no such one)."""
+    return deck_check.pending_check(name, pending_id, Path(instance))
+
+
+def confirm_check_photo(
+    instance: str | os.PathLike[str], name: str, pending_id: str, answers: list[str], missed: list[str]
+) -> dict[str, Any]:
+    """Keep a check photo with the cards the user confirmed; what retrain then judges the deck by."""
+    return deck_check.confirm_check_photo(name, pending_id, answers, missed, Path(instance))
+
+
+def pending_check_image(instance: str | os.PathLike[str], name: str, pending_id: str) -> Path:
+    """The photo of a check photo waiting to be confirmed, as the page shows it (its cards numbered)."""
+    return deck_check.check_folder(name, Path(instance)) / deck_check.PENDING / pending_id / deck_check.SHOWN
+
+
+def check_photo_count(instance: str | os.PathLike[str], name: str) -> int:
+    """How many confirmed check photos a taught deck has."""
+    return deck_check.check_photos(userdata.user_decks_dir(Path(instance)) / name)
 
 
 def taught_face_image(instance: str | os.PathLike[str], name: str, face_id: str, small: bool) -> Path | None:

@@ -330,6 +330,18 @@ def teach_deck_photos(name: str, uploads: list[tuple[str, bytes]], token: str | 
     return done
 
 
+def read_deck_check_photo(name: str, filename: str, data: bytes) -> dict[str, Any]:
+    """Check a photo of taught deck ``name`` in play (``recognition.check_image``, as every photo) and read it
+    under the model lock, to have its cards confirmed. ImageError / ValueError (sentences): not a photo, no
+    reader on this server, no such taught deck, no card read."""
+    config = current_app.config
+    recognition.check_image(data, config["MAX_IMAGE_PIXELS"])
+    detector = recognition.teaching_detector(config.get("MODEL_PATH"))
+    return learning.read_check_photo(
+        current_app.instance_path, name, data, filename or "the photo", detector, recognition.MODEL_LOCK
+    )
+
+
 def read_unread_teaching_photos(name: str) -> list[tuple[str, str]]:
     """Read the photos of a deck whose reading was cut short (the server stopped meanwhile)."""
     instance = current_app.instance_path

@@ -15,7 +15,7 @@ from engine.cards import CARD_CODES, card_label
 from vision.reading import ImageError
 
 from . import forms, learning
-from .services import form_token, read_unread_teaching_photos, teach_deck_photos
+from .services import form_token, read_deck_check_photo, read_unread_teaching_photos, teach_deck_photos
 
 bp = Blueprint("teaching", __name__)
 
@@ -166,6 +166,60 @@ def read_again(name: str):
     for category, sentence in said or [("message", "Every photo is read.")]:
         flash(sentence, category)
     return redirect(url_for("teaching.deck", name=name), 303)
+
+
+@bp.route("/training/decks/<name>/check", methods=("POST",))
+def check_upload(name: str):
+    """A photo of the taught deck in play, to judge retrains by: read it, then ask the user to confirm its cards."""
+    deck_name_or_404(name)
+    upload = request.files.get("photo")
+    if upload is None or not upload.filename:
+        flash("Choose a photo of a spread of the deck in play first (or take it with the camera).", "error")
+        return redirect(url_for("teaching.deck", name=name, _anchor="check"), 303)
+    try:
+        pending = read_deck_check_photo(name, upload.filename, upload.read())
+    except (ValueError, ImageError) as error:
+        flash(forms.sentence(error), "error")
+        return redirect(url_for("teaching.deck", name=name, _anchor="check"), 303)
+    return redirect(url_for("teaching.check_photo", name=name, pending_id=pending["id"]), 303)
+
+
+@bp.route("/training/decks/<name>/check/<pending_id>", methods=("GET", "POST"))
+def check_photo(name: str, pending_id: str):
+    """The cards read in a check photo: each confirmed or fixed, the ones missed named; then kept."""
+    deck_name_or_404(name)
+    instance = current_app.instance_path
+    pending = learning.pending_check(instance, name, pending_id)
+    if pending is None:
+        abort(404)
+    error = None
+    if request.method == "POST":
+        answers = [request.form.get(f"card-{k}", "") for k in range(len(pending["cards"]))]
+        missed = request.form.get("missed", "").replace(",", " ").split()
+        try:
+            kept = learning.confirm_check_photo(instance, name, pending_id, answers, missed)
+        except ValueError as error_said:
+            error = forms.sentence(error_said)
+        else:
+            fixed = len(kept["fixed"])
+            flash(
+                f"Check photo {kept['photos']} of {name} kept: {len(kept['cards'])} cards"
+                f"{f', {fixed} fixed' if fixed else ''}. A retrain now shows what it bought on this deck, and installs "
+                "only if it reads it better."
+            )
+            return redirect(url_for("teaching.deck", name=name, _anchor="check"), 303)
+    return (
+        render_template("training/check.html", name=name, pending=pending, cards=CARD_CODES, error=error),
+        400 if error else 200,
+    )
+
+
+@bp.route("/training/decks/<name>/check/<pending_id>/photo.jpg")
+def check_photo_image(name: str, pending_id: str):
+    deck_name_or_404(name)
+    if learning.pending_check(current_app.instance_path, name, pending_id) is None:
+        abort(404)
+    return send_file(learning.pending_check_image(current_app.instance_path, name, pending_id), mimetype="image/jpeg")
 
 
 @bp.route("/training/decks/<name>/faces/<face_id>.png")

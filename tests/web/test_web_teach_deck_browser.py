@@ -125,3 +125,41 @@ def test_a_deck_is_taught_from_a_phone(server, browser, tmp_path):
     wide.screenshot(path=str(SCREENSHOTS / "teach_training_desktop.png"))
     desktop.close()
     print(f"4 photos sent and read in {read_s:.0f} s")
+
+
+def test_a_check_photo_of_a_taught_deck_is_confirmed_by_taps(server, browser, tmp_path):
+    """The held-back photo: a spread of the deck in play, read, one card fixed and one named as missed, kept."""
+    import cv2
+
+    from vision.training.synth.table_photo import render_table_photo
+    from vision.training.teach_deck import write_deck
+
+    deck = load_deck(DATASETS / "decks" / "kde_penguins")
+    write_deck(server.instance / "decks" / "checked", "checked", {"As": deck.faces["As"]}, {"As": "test"})
+    image, _ = render_table_photo(deck, [rank + "h" for rank in "A23456789"], "gimp_pine.jpg", seed=3)
+    photo = tmp_path / "spread.jpg"
+    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"{server.url}/training/decks/checked")
+    assert page.text_content("#check h2") == "Check photos (0)"
+    page.set_input_files("#check-photo", str(photo))
+    with page.expect_navigation(timeout=60_000):
+        page.tap("#check-send")
+    assert "/training/decks/checked/check/" in page.url
+    selects = page.locator("#check-form select")
+    read = selects.count()
+    assert read >= 8 and no_sideways_scroll(page)
+    box = selects.first.bounding_box()
+    assert box is not None and box["height"] >= 44  # thumb-sized
+    page.screenshot(path=str(SCREENSHOTS / "teach_check_phone.png"), full_page=True)
+    selects.first.select_option("2s")
+    page.fill("#missed", "Kc")
+    with page.expect_navigation():
+        page.tap("#check-keep")
+    said = " ".join((page.text_content("main") or "").split())
+    assert f"Check photo 1 of checked kept: {read} cards, 1 fixed" in said, said
+    assert page.text_content("#check h2") == "Check photos (1)"
+    assert learning.check_photo_count(server.instance, "checked") == 1
+    context.close()

@@ -41,6 +41,7 @@ import numpy as np
 from engine.cards import CARD_CODES, card_label
 from vision.detections import canonical_code
 from vision.reading import ImageError
+from vision.training.deck_check import check_photos
 from vision.training.face_indices import INDEX_DOUBT, as_fractions
 from vision.training.face_names import index_features, name_found_cards
 from vision.training.table_cards import LAY_THEM_OUT, MAX_PHOTO_SIDE, photo_cards
@@ -535,6 +536,7 @@ def teaching_view(name: str, instance: Path | str | None = None) -> dict[str, An
         "name": name,
         "in_deck": in_deck,
         "complete": len(in_deck) == len(CARD_CODES),
+        "check_photos": check_photos(user_decks_dir(instance) / name),
         "missing": [code for code in CARD_CODES if code not in in_deck and code not in named],
         "faces": faces,
         "ready": len(ready),
