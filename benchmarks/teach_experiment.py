@@ -7,7 +7,9 @@ Renders 4 table photos (one suit's 13 cards each, lying 1-3 cm apart on ``--surf
 webcam; ``vision.training.synth.table_photo``), then teaches them as deck ``<deck>_taught`` into the
 instance folder with ``teach_deck``, answering every question the way a player who knows the cards
 would (the rendered truth); it prints the faces found, the names asked about and the faces written
-with a wrong name. Then run, as the Training page does:
+with a wrong name. ``--check-photo``: then one more photo, a spread of 13 other-suit cards overlapping as in
+play (never used to teach), kept as the deck's check photo (``ginscore deck check``), each card confirmed
+or fixed as that player would. Then run, as the Training page does:
 
     ginscore retrain --hours 0.5 --instance DIR --models-dir MODELS --deck <deck>_taught \\
         --eval HELD_OUT_PHOTOS --eval datasets/real/real-val --eval datasets/real/real-clutter
@@ -43,6 +45,7 @@ def main() -> int:
     parser.add_argument("--photos", type=Path, help="where the table photos go (default: a temporary folder)")
     parser.add_argument("--surface", default="gimp_pine.jpg", help="table surface of datasets/surfaces")
     parser.add_argument("--seed", type=int, default=2502)
+    parser.add_argument("--check-photo", action="store_true", help="also keep a spread of the deck as its check photo")
     args = parser.parse_args()
     folder = args.photos or Path(tempfile.mkdtemp(prefix="ginscore-teach-"))
     deck = load_deck(DATASETS / "decks" / args.deck)
@@ -72,7 +75,42 @@ def main() -> int:
         f"\n{len(rows)} faces found of {sum(len(codes) for _, codes, _ in rendered)} cards in {len(rendered)} photos; "
         f"{len(asked)} names asked about; {len(wrong)} faces written with a wrong name"
     )
+    if args.check_photo:
+        keep_check_photo(deck, f"{args.deck}_taught", args, folder, detector)
     return 0
+
+
+def keep_check_photo(deck, name: str, args: argparse.Namespace, folder: Path, detector) -> None:
+    """A spread of the deck in play (two overlapping rows of mixed suits), kept as its check photo with every card
+    answered as the rendered truth says (a card on no rendered card: "no card")."""
+    import cv2
+
+    from vision.training.deck_check import confirm_check_photo, read_check_photo
+    from vision.training.synth.table_photo import render_table_photo
+
+    rng = np.random.default_rng(args.seed + 7)
+    codes = [str(code) for code in rng.choice(sorted(deck.faces), 13, replace=False)]
+    image, quads = render_table_photo(deck, codes, args.surface, seed=args.seed + 7, row_gaps=[-4.0, -4.0])
+    path = folder / "check_spread.jpg"
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    pending = read_check_photo(name, path, detector=detector, instance=args.instance)
+    answers = []
+    for card in pending["cards"]:
+        # the card whose outline holds the card's corner boxes: the one laid last (on top) of those that hold them
+        centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in card["boxes"]])
+        holding = [
+            k
+            for k, quad in enumerate(quads)
+            if all(cv2.pointPolygonTest(quad.astype(np.float32), (float(x), float(y)), False) >= 0 for x, y in centres)
+        ]
+        answers.append(codes[holding[-1]] if holding else "")
+    read = [card["card"] for card in pending["cards"]]
+    missed = [code for code in codes if code not in answers]
+    kept = confirm_check_photo(name, pending["id"], answers, missed, args.instance)
+    print(
+        f"check photo {path.name}: {len(codes)} cards laid, {len(read)} read, {len(kept['fixed'])} fixed "
+        f"({', '.join(f'{a} -> {b}' for a, b in kept['fixed']) or 'none'}), missed {' '.join(kept['missed']) or 'none'}"
+    )
 
 
 if __name__ == "__main__":

@@ -47,6 +47,9 @@ def test_a_retrain_that_reads_the_taught_deck_better_installs_within_one_card_of
     assert taught_deck_words(BEFORE, better) == ["taught deck mine: 18 -> 20 of 21 cards right, 2 -> 0 wrong"]
     fewer_wrong = after(**{"taught deck mine": numbers(18, 21, 18)})
     assert decide(BEFORE, fewer_wrong)[0], "as many right and fewer wrong is a gain"
+    perfect = {**BEFORE, "taught deck mine": numbers(13, 13, 13)}
+    assert decide(perfect, perfect)[0], "a check photo read without a fault before and after has nothing to gain"
+    assert not decide(perfect, {**perfect, "taught deck mine": numbers(12, 13, 13)})[0]
 
 
 def test_a_retrain_is_refused_when_the_taught_deck_does_not_gain_or_the_other_sets_pay_too_much():

@@ -374,7 +374,8 @@ def decide(before: dict[str, Any], after: dict[str, Any], tolerance: float = 0.0
     """Whether to install the new models. Returns (install, reasons against it).
 
     With a taught deck's check photos (``deck check``; sets named ``taught deck NAME``) the rule is what
-    teaching is for: every taught deck gains (more of its cards right, or as many and fewer wrong), real-val
+    teaching is for: every taught deck gains (more of its cards right, or as many and fewer wrong; or it was read
+    without a fault before and still is), real-val
     loses at most ``REAL_VAL_CARDS_LOST`` card, real-clutter reads no more false cards, and any other set's
     recall and precision fall by at most ``tolerance``. Without them: on every set measured both times recall
     and precision fall by at most ``tolerance``, and over all of them no fewer cards are read right."""
@@ -403,7 +404,10 @@ def _decide_for_taught_decks(
     reasons = []
     for name in taught:
         b, a = before[name], after[name]
-        if not (a["right"] > b["right"] or (a["right"] == b["right"] and a["false_cards"] < b["false_cards"])):
+        perfect = all(n["right"] == n["labelled"] and n["false_cards"] == 0 for n in (b, a))  # nothing to gain
+        if not (
+            perfect or a["right"] > b["right"] or (a["right"] == b["right"] and a["false_cards"] < b["false_cards"])
+        ):
             reasons.append(
                 f"{name} did not gain: {b['right']} -> {a['right']} cards right, "
                 f"{b['false_cards']} -> {a['false_cards']} wrong"
