@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from engine.cards import CARD_CODES
 from vision.detections import canonical_code
 from vision.reading import ImageError
+from vision.training.examples import yolo_line
 from vision.training.userdata import check_deck_name, user_decks_dir
 
 CHECK = "check"
@@ -52,10 +53,9 @@ def _said_card(answer: str) -> str | None:
     if answer == "-":
         return ""
     try:
-        code = canonical_code(answer)
-    except (KeyError, ValueError):
+        return canonical_code(answer)
+    except ValueError:
         return None
-    return code if code in CARD_CODES else None
 
 
 def _taught_deck(name: str, instance: Path | str | None) -> Path:
@@ -178,11 +178,7 @@ def confirm_check_photo(
     if image is None:
         raise ValueError("that check photo's file is missing; send the photo again")
     height, width = image.shape[:2]
-    lines = []
-    for code, boxes in kept:
-        for x0, y0, x1, y1 in boxes:
-            cx, cy, w, h = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height, (x1 - x0) / width, (y1 - y0) / height
-            lines.append(f"{CARD_CODES.index(code)} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+    lines = [yolo_line(code, box, width, height) for code, boxes in kept for box in boxes]
     (folder / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
     note = {
         "photo": pending["photo"],

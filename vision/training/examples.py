@@ -35,7 +35,7 @@ import hashlib
 import json
 import shutil
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +113,8 @@ def label_reading(reading: dict[str, Any], saved_cards: Iterable[str]) -> dict[s
     }
 
 
-def _yolo_line(code: str, box: tuple[float, ...], width: int, height: int) -> str:
+def yolo_line(code: str, box: Sequence[float], width: int, height: int) -> str:
+    """One YOLO label line (class = the code's line in ``classes.txt``) of a box in pixels, clipped to the image."""
     x0, y0, x1, y1 = (
         max(0.0, min(float(v), limit)) for v, limit in zip(box, (width, height, width, height), strict=True)
     )
@@ -162,7 +163,7 @@ def collect_example(
     }
     (folder / "images" / f"{name}.jpg").write_bytes(image)
     label_path = folder / "labels" / f"{name}.txt"
-    label_path.write_text("".join(_yolo_line(code, box, width, height) + "\n" for code, box in labelled["boxes"]))
+    label_path.write_text("".join(yolo_line(code, box, width, height) + "\n" for code, box in labelled["boxes"]))
     (folder / "notes" / f"{name}.json").write_text(json.dumps(notes, indent=1) + "\n")
     return label_path
 
@@ -278,7 +279,7 @@ def add_to_dataset(
             cv2.imwrite(
                 str(dataset / "images" / "train" / f"{example['name']}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92]
             )
-            lines = [_yolo_line(code, box, width, height) for code, *box in example["boxes"]]
+            lines = [yolo_line(code, box, width, height) for code, *box in example["boxes"]]
             (dataset / "labels" / "train" / f"{example['name']}.txt").write_text("".join(f"{line}\n" for line in lines))
             counts["detector_photos"] += 1
         if not crops:

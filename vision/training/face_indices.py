@@ -202,11 +202,14 @@ def as_fractions(corner_indices: Mapping[str, Sequence[float]], size: tuple[int,
     >>> as_fractions({"tl": (12, 17, 36, 85)}, (240, 340))
     {'tl': (0.05, 0.05, 0.15, 0.25)}
     """
+    return {corner: box_fractions(box, size) for corner, box in corner_indices.items()}
+
+
+def box_fractions(box: Sequence[float], size: tuple[int, int]) -> Box:
+    """A box in face pixels as fractions of the face (``size``: width, height), rounded to 1e-4: deck.json's unit."""
     width, height = size
-    return {
-        corner: (round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4))
-        for corner, (x0, y0, x1, y1) in corner_indices.items()
-    }
+    x0, y0, x1, y1 = box
+    return (round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4))
 
 
 def index_doubts(new: Sequence[Mapping[str, Box]], known: Sequence[Mapping[str, Box]]) -> list[str | None]:

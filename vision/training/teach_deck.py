@@ -38,7 +38,7 @@ from vision.detections import canonical_code
 from vision.detector import load_detector
 from vision.reading import ImageError
 from vision.training.corner_finder import find_deck_indices, round_corners, save_png
-from vision.training.face_indices import as_fractions, deck_indices
+from vision.training.face_indices import as_fractions, box_fractions, deck_indices
 from vision.training.face_names import CORNERS, Naming, index_features, name_found_cards
 from vision.training.synth.decks import DATASETS
 from vision.training.table_cards import CARD_RATIO, FACE_HEIGHT, LAY_THEM_OUT, Box, FoundCard, photo_cards
@@ -207,11 +207,8 @@ def write_deck(
     }
     by_finder = {code: face for code, face in present.items() if code not in regions}
     for code, boxes in find_deck_indices(by_finder, CORNERS, {}).items() if by_finder else ():
-        height, width = by_finder[code].shape[:2]
-        regions[code] = [
-            [round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4)]
-            for x0, y0, x1, y1 in boxes
-        ]
+        size = (by_finder[code].shape[1], by_finder[code].shape[0])
+        regions[code] = [list(box_fractions(box, size)) for box in boxes]
     photo_of = {**old.get("photos", {}), **sources}
     seen_at = {
         **{c: b for c, b in old.get("reader_index_regions", {}).items() if c not in faces},
@@ -384,11 +381,7 @@ def _photo_files(photos: list[Path]) -> list[Path]:
 
 def _fractions(face: np.ndarray, index_boxes: Sequence[Box]) -> list[list[float]]:
     """The reader's index boxes of a face (face pixels) as fractions of the face (x0, y0, x1, y1)."""
-    height, width = face.shape[:2]
-    return [
-        [round(x0 / width, 4), round(y0 / height, 4), round(x1 / width, 4), round(y1 / height, 4)]
-        for x0, y0, x1, y1 in index_boxes
-    ]
+    return [list(box_fractions(box, (face.shape[1], face.shape[0]))) for box in index_boxes]
 
 
 @dataclass(frozen=True, eq=False)
