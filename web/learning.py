@@ -165,11 +165,16 @@ def retrain_folder(instance: str | os.PathLike[str]) -> Path:
     return userdata.retrain_dir(Path(instance))
 
 
+def mark_retrain_started(instance: str | os.PathLike[str], pid: int) -> None:
+    """Say that a retrain was started in process ``pid``, so the page shows it running at once."""
+    retrain.write_starting_status(retrain_folder(instance), pid)
+
+
 def retrain_status(instance: str | os.PathLike[str]) -> dict[str, Any]:
     """The state of the latest retrain (running, done or failed, with its progress message)."""
     folder = retrain_folder(instance)
     status = retrain.read_json(folder / retrain.STATUS_FILE) or {}
-    pid = retrain.running_pid(folder)
+    pid = retrain.running_pid(folder) or retrain.starting_pid(folder)
     if status.get("state") == "running" and pid is None:
         status = {
             **status,

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,8 @@ def start_retrain(command: list[str], folder: Path) -> int:
         )
     finally:
         log.close()
+    # reaped when it ends, so that a finished retrain is never taken for a running one (a zombie answers kill 0)
+    threading.Thread(target=process.wait, daemon=True).start()
     return process.pid
 
 
@@ -149,7 +152,8 @@ def retrain():
     except Exception as error:
         flash(f"Retraining starts from the installed models, and there are none: {error}")
         return redirect(url_for("training.page"), 303)
-    start_retrain(retrain_command(hours, part, request.form.get("clutter") == "1"), folder)
+    pid = start_retrain(retrain_command(hours, part, request.form.get("clutter") == "1"), folder)
+    learning.mark_retrain_started(current_app.instance_path, pid)
     flash(
         f"Retraining started ({hours} h of training, then measuring); this page shows its progress. "
         "The score sheet keeps working meanwhile."

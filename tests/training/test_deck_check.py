@@ -13,7 +13,7 @@ from engine.cards import CARD_CODES
 from vision.evaluation.evaluate import check_eval_folder
 from vision.model_settings import DETECTOR_FILE
 from vision.paths import DEFAULT_MODELS_DIR
-from vision.training.retrain import decide, taught_deck_sets, taught_deck_words
+from vision.training.retrain import decide, real_set_words, taught_deck_sets, taught_deck_words
 from vision.training.synth.decks import DATASETS, load_deck
 from vision.training.synth.table_photo import render_table_photo
 from web.cli import main
@@ -60,6 +60,28 @@ def test_a_retrain_is_refused_when_the_taught_deck_does_not_gain_or_the_other_se
     assert not two_lost and reasons == ["real-val: 340 -> 338 cards right (more than 1 lost)"]
     false_cards, reasons = decide(BEFORE, after(**{"taught deck mine": gained, "real-clutter": numbers(500, 900, 504)}))
     assert not false_cards and reasons == ["real-clutter: 3 -> 4 false cards"]
+
+
+def test_real_val_is_counted_leaving_one_photo_out_when_both_measures_have_it():
+    gained = numbers(20, 21, 20)
+    # all photos: 2 cards lost, a card or two sitting just above a gate; leaving one photo out: 1 lost
+    before = after(**{"real-val": {**numbers(340, 345, 340), "leave_one_out_right": 338}})
+    at_the_gate = after(
+        **{"taught deck mine": gained, "real-val": {**numbers(338, 345, 338), "leave_one_out_right": 337}}
+    )
+    assert decide(before, at_the_gate) == (True, [])
+    really_lost = after(
+        **{"taught deck mine": gained, "real-val": {**numbers(340, 345, 340), "leave_one_out_right": 336}}
+    )
+    installs, reasons = decide(before, really_lost)
+    assert not installs and reasons == ["real-val: 338 -> 336 cards right leaving one photo out (more than 1 lost)"]
+    # a measure without it (an older cache) falls back to all photos
+    assert not decide(BEFORE, at_the_gate)[0]
+    assert real_set_words(before, at_the_gate) == [
+        "real-val: 340 -> 338 of 345 cards right (338 -> 337 leaving one photo out)",
+        "real-clutter: 3 -> 3 false cards",
+    ]
+    assert real_set_words(BEFORE, at_the_gate)[0] == "real-val: 340 -> 338 of 345 cards right"
 
 
 def test_without_check_photos_the_rule_is_the_old_one():

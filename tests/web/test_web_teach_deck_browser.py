@@ -2,10 +2,13 @@
 kde_penguins deck (one suit each, 1920 x 1080, rendered on a light wooden table) sent through the Training
 page's file input, the 52 faces shown with their names, one name fixed with taps (a wrong fix first: two
 faces of one name are flagged and the card goes missing), the deck saved and listed complete. Screenshots at
-390 and 1280 px in /tmp/teach_*.png to look at. The retrain button is there; it is never pressed."""
+390 and 1280 px in /tmp/teach_*.png to look at. Then the taught deck's held-back photo is confirmed, the retrain
+started from the deck's page (on a copy of the models, with a budget of seconds), and its result read in words."""
 
 from __future__ import annotations
 
+import re
+import shutil
 import time
 from pathlib import Path
 
@@ -15,6 +18,7 @@ from servers import ThreadServer
 from sheet_helpers import needs_model
 
 from engine.cards import CARD_CODES, card_label
+from vision.paths import DEFAULT_MODELS_DIR
 from vision.training.synth.decks import DATASETS, load_deck
 from vision.training.synth.table_photo import write_suit_photos
 from web import create_app, learning
@@ -32,6 +36,7 @@ def server(tmp_path_factory):
     with ThreadServer(app) as server:
         server.url = f"http://127.0.0.1:{server.port}"
         server.instance = folder
+        server.app = app
         yield server
 
 
@@ -74,6 +79,8 @@ def test_a_deck_is_taught_from_a_phone(server, browser, tmp_path):
     assert no_sideways_scroll(page)
     page.screenshot(path=str(SCREENSHOTS / "teach_deck_phone.png"))
     page.screenshot(path=str(SCREENSHOTS / "teach_deck_phone_full.png"), full_page=True)
+    thumb = page.get_attribute("#faces .face-tile .face-thumb", "src")  # each face shows its index boxes
+    assert thumb and orange_pixels(page.request.get(f"{server.url}{thumb}").body()) > 50, "no index box drawn"
     box = page.locator("#faces .face-tile summary").first.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44  # thumb-sized
 
@@ -106,7 +113,7 @@ def test_a_deck_is_taught_from_a_phone(server, browser, tmp_path):
     with page.expect_navigation(timeout=90_000):
         page.tap("#save-deck")
     assert "Deck penguins saved: 52 faces written; it has 52/52 faces" in (page.text_content("main") or "")
-    assert page.is_visible("#retrain-button")  # the retrain starts from here (not pressed in a test)
+    assert page.is_visible("#retrain-button")  # the retrain starts from here (test_..._retrain_says_what_it_bought)
     assert page.get_attribute("#retrain-form", "action") == "/training/retrain"
     page.screenshot(path=str(SCREENSHOTS / "teach_saved_phone.png"))
     (deck,) = learning.taught_decks(server.instance)
@@ -162,4 +169,74 @@ def test_a_check_photo_of_a_taught_deck_is_confirmed_by_taps(server, browser, tm
     assert f"Check photo 1 of checked kept: {read} cards, 1 fixed" in said, said
     assert page.text_content("#check h2") == "Check photos (1)"
     assert learning.check_photo_count(server.instance, "checked") == 1
+    context.close()
+
+
+RETRAIN_S = 300  # a retrain of seconds' budget (10 scenes, three classifiers, measured before and after): 25 s quiet
+
+
+def orange_pixels(png: bytes) -> int:
+    """The pixels of a face's thumbnail in the colour of the index boxes the preview draws."""
+    import cv2
+    import numpy as np
+
+    from vision.training.teach_deck import BOX_BGR
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    return int((np.abs(image.astype(int) - np.array(BOX_BGR)).max(axis=2) < 40).sum())
+
+
+def test_a_taught_deck_s_check_photo_judges_a_retrain_that_says_what_it_bought(server, browser, tmp_path):
+    """After the first test: a spread of the penguins deck is confirmed as its held-back photo, the retrain is started from its page, and the Training page says in words what it bought."""
+    import cv2
+
+    from vision.training.synth.table_photo import render_table_photo
+
+    if not learning.taught_decks(server.instance):
+        pytest.skip("needs the deck taught by test_a_deck_is_taught_from_a_phone")
+    models = tmp_path / "models"  # the retrain may install: never into the shipped models
+    models.mkdir()
+    for path in DEFAULT_MODELS_DIR.iterdir():
+        if path.is_file() and path.suffix in (".pt", ".json"):
+            shutil.copy2(path, models / path.name)
+    measuring = tmp_path / "real-val"  # two of real-val's photos, so the words say what real-val paid
+    for sub in ("images", "labels"):
+        (measuring / sub).mkdir(parents=True)
+    real_val = DATASETS / "real" / "real-val"
+    shutil.copy2(real_val / "classes.txt", measuring / "classes.txt")
+    for stem in ("deal1", "deal2"):
+        shutil.copy2(real_val / "images" / f"{stem}.jpg", measuring / "images")
+        shutil.copy2(real_val / "labels" / f"{stem}.txt", measuring / "labels")
+    server.app.config["MODEL_PATH"] = str(models)
+    server.app.config["RETRAIN_EXTRA_ARGS"] = (
+        *("--hours", "0.002", "--scenes", "10", "--workers", "1", "--seed", "3", "--taught-crops", "100"),
+        *("--eval", str(measuring)),
+    )
+    deck = load_deck(DATASETS / "decks" / "kde_penguins")
+    image, _ = render_table_photo(deck, ["Ts", "6s", "9d", "Jc", "Qh", "2c", "8h", "Ks"], "gimp_pine.jpg", seed=5)
+    photo = tmp_path / "in_play.jpg"
+    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"{server.url}/training/decks/penguins")
+    page.set_input_files("#check-photo", str(photo))
+    with page.expect_navigation(timeout=60_000):
+        page.tap("#check-send")
+    with page.expect_navigation():
+        page.tap("#check-keep")
+    assert page.text_content("#check h2") == "Check photos (1)"
+
+    with page.expect_navigation():
+        page.tap("#retrain-button")
+    assert "Retraining started" in (page.text_content("main") or "")
+    page.screenshot(path=str(SCREENSHOTS / "teach_retrain_running_phone.png"))
+    page.locator("#last-report").wait_for(timeout=RETRAIN_S * 1000)  # the page refreshes itself while it runs
+    decision = page.text_content("#last-report h2") or ""
+    assert decision.startswith("Last retrain: installed") or decision.startswith("Last retrain: refused"), decision
+    words = page.eval_on_selector_all("#in-words li", "items => items.map(li => li.textContent)")
+    assert re.fullmatch(r"taught deck penguins: \d+ -> \d+ of \d+ cards right, \d+ -> \d+ wrong", words[0]), words
+    assert re.fullmatch(r"real-val: \d+ -> \d+ of \d+ cards right", words[1]), words
+    assert no_sideways_scroll(page)
+    page.locator("#last-report").screenshot(path=str(SCREENSHOTS / "teach_retrain_result_phone.png"))
     context.close()

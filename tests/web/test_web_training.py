@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 from sheet_helpers import ANN_GIN, BOB_LOSES, new_game, real_val_crop
@@ -85,7 +86,8 @@ def test_a_broken_reading_never_loses_the_hand(app, client):
 
 def test_the_page_starts_one_retrain_in_the_background(app, client, monkeypatch, tmp_path):
     started = []
-    monkeypatch.setattr(training, "start_retrain", lambda command, folder: started.append(command) or 4242)
+    # the retrain's process: this one stands in (alive), as the real one takes seconds to hold its lock
+    monkeypatch.setattr(training, "start_retrain", lambda command, folder: started.append(command) or os.getpid())
     models = tmp_path / "models"
     models.mkdir()
     (models / "card_index_detector.pt").write_bytes(b"weights")
@@ -96,14 +98,14 @@ def test_the_page_starts_one_retrain_in_the_background(app, client, monkeypatch,
     assert command[command.index("--hours") + 1] == "0.25" and "--no-clutter" in command
     assert command[command.index("--models-dir") + 1] == str(models)
     assert command[command.index("--instance") + 1] == app.instance_path
-    assert "Retraining started" in client.get("/training").data.decode()
+    page = client.get("/training").data.decode()
+    assert "Retraining started" in page
+    assert 'http-equiv="refresh"' in page and "<strong>Running:</strong> starting" in page, "shown running at once"
     assert client.post("/training/retrain", data={"hours": "99", "part": "classifier"}).status_code == 303
     assert len(started) == 1  # refused: not one of the choices
 
 
 def test_the_page_shows_progress_and_the_last_report(app, client):
-    import os
-
     from vision.training.retrain import write_json
 
     folder = Path(app.instance_path) / "retrain"
@@ -142,11 +144,13 @@ def test_the_page_shows_progress_and_the_last_report(app, client):
             "collected": {"photos": 2},
             "before": {"real-val": numbers},
             "after": {"real-val": {**numbers, "right": 343, "recall": 0.9942}},
+            "in_words": ["taught deck mine: 18 -> 20 of 21 cards right, 2 -> 0 wrong", "real-val: 340 -> 343 of 345"],
         },
     )
     (folder / "running.pid").unlink()
     page = client.get("/training").data.decode()
     assert "Last retrain: installed" in page and "343/345" in page and "340/345" in page
+    assert "<li>taught deck mine: 18 -&gt; 20 of 21 cards right, 2 -&gt; 0 wrong</li>" in page
     assert "Start retraining" in page and 'http-equiv="refresh"' not in page
 
 

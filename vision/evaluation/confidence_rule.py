@@ -33,6 +33,7 @@ import argparse
 import json
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -185,17 +186,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="real-val,real-clutter")
     parser.add_argument("--json", type=Path, help="also write the numbers here")
     args = parser.parse_args(argv)
-    detector = load_detector(args.models)
-    start = time.perf_counter()
-    photos = read_sets(detector, args.sets.split(","), detector.settings.detector.imgsz)
-    print(f"read {len(photos)} photos in {time.perf_counter() - start:.0f} s")
-    grid = _Grid(photos, detector.settings.decision)
-    grid.print_best(in_model_json(detector.settings))
-    result = grid.chosen_report(detector.settings.decision.review_below)
-    grid.leave_one_photo_out(result)
+    result = choose_and_check(load_detector(args.models), args.sets.split(","))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
     return 0
+
+
+def choose_and_check(
+    detector: CardIndexDetector, sets: Sequence[str] = ("real-val", "real-clutter"), say: Callable[[str], None] = print
+) -> dict:
+    """Read ``sets`` once, choose the setting and review flag on all their photos, and leave one photo out.
+    Returns the numbers (``result["sets"][name]["leave_one_out"]["right"]``: the cards of a set read right when
+    each photo is read with the setting chosen on the others); ``say`` gets the lines that ``main`` prints."""
+    start = time.perf_counter()
+    photos = read_sets(detector, list(sets), detector.settings.detector.imgsz)
+    say(f"read {len(photos)} photos in {time.perf_counter() - start:.0f} s")
+    grid = _Grid(photos, detector.settings.decision, say)
+    grid.print_best(in_model_json(detector.settings))
+    result = grid.chosen_report(detector.settings.decision.review_below)
+    grid.leave_one_photo_out(result)
+    return result
 
 
 def in_model_json(settings: ModelSettings) -> tuple:
@@ -214,8 +224,9 @@ class _Grid:
     """Every setting of (proposal_conf, conf, second way in, doubted cards) read on every photo: the cards each
     reads, and the choice among them."""
 
-    def __init__(self, photos: list[dict], decision: DecisionSettings) -> None:
+    def __init__(self, photos: list[dict], decision: DecisionSettings, say: Callable[[str], None] = print) -> None:
         self.photos = photos
+        self.say = say
         # a second way in only from below proposal_conf
         self.grid = [
             (p, t, sure, doubt)
@@ -286,7 +297,7 @@ class _Grid:
 
     def print_best(self, in_model: tuple) -> None:
         """The twelve best settings on all photos (and model.json's), each set's right and wrong cards."""
-        print(
+        self.say(
             f"{'proposal':>8} {'conf':>5} {'second way in':>13} {'doubted':>8}  "
             + "  ".join(f"{s + ' right/wrong':>26}" for s in self.sets)
         )
@@ -298,7 +309,7 @@ class _Grid:
                 row.append(f"{right:>5}/{self.labelled(self.by_set[s]):<5} right, {wrong:>4} wrong")
             sure = "-" if setting[2] == NO_SURE_TIER else f"{setting[2][0]}/{setting[2][1]}"
             doubt = "-" if setting[3] == NO_DOUBT else f"{setting[3][0]}/{setting[3][1]}"
-            print(
+            self.say(
                 f"{setting[0]:>8} {setting[1]:>5} {sure:>13} {doubt:>8}  "
                 + "  ".join(f"{r:>26}" for r in row)
                 + ("   <- model.json" if setting == in_model else "")
@@ -319,19 +330,19 @@ class _Grid:
             },
             "sets": {},
         }
-        print(f"chosen on both sets: {describe(chosen)}; review flag below {flag:.3f}")
+        self.say(f"chosen on both sets: {describe(chosen)}; review flag below {flag:.3f}")
         cards = self.cards[chosen]
         for s in self.sets:
             right, wrong = self.counts(chosen, self.by_set[s])
             flagged_right = sum(c < flag or checked for i in self.by_set[s] for c, ok, checked in cards[i] if ok)
             labelled = self.labelled(self.by_set[s])
-            print(f"  {s}: {right}/{labelled} right, {wrong} wrong; right cards flagged {flagged_right}/{right}")
+            self.say(f"  {s}: {right}/{labelled} right, {wrong} wrong; right cards flagged {flagged_right}/{right}")
             result["sets"][s] = {"right": right, "labelled": labelled, "wrong": wrong, "right_flagged": flagged_right}
         for s in self.sets:
             wrong_flagged = sum(checked for i in self.by_set[s] for c, ok, checked in cards[i] if not ok)
             right_flagged = sum(checked for i in self.by_set[s] for c, ok, checked in cards[i] if ok)
             right, wrong = self.counts(chosen, self.by_set[s])
-            print(
+            self.say(
                 f"  with model.json's review flag ({in_use}): {s}: wrong cards flagged {wrong_flagged}/{wrong}, "
                 f"right cards flagged {right_flagged}/{right}"
             )
@@ -359,7 +370,7 @@ class _Grid:
             tally["labelled"] += labelled_count(self.photos[left_out])
         for s in self.sets:
             t = loo[s]
-            print(
+            self.say(
                 f"leave-one-photo-out {s}: {t['right']}/{t['labelled']} right = {t['right'] / max(t['labelled'], 1):.4f}, "
                 f"{t['wrong']} wrong (precision {t['right'] / max(t['right'] + t['wrong'], 1):.4f}); wrong cards "
                 f"flagged {t['wrong_flagged']}/{t['wrong']}, right cards flagged {t['right_flagged']}/{t['right']}; "

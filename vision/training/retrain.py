@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.detector import load_detector, reload_models
-from vision.evaluation import evaluate
+from vision.evaluation import confidence_rule, evaluate
 from vision.evaluation.evaluate import check_eval_folder, is_rank_folder
 from vision.model_settings import (
     CLASSIFIER_FILE,
@@ -318,6 +318,14 @@ def _card_counts(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+TAUGHT_SET = "taught deck "  # the name of a taught deck's check photos as a set: "taught deck NAME"
+# with a taught deck's check photos, the cards of real-val a retrain may lose and install, counted leaving one
+# photo out (each photo read with the settings chosen on the others, ``confidence_rule.choose_and_check``)
+REAL_VAL_CARDS_LOST = 1
+REAL_VAL_SET, CLUTTER_SET = "real-val", "real-clutter"
+LEAVE_ONE_OUT_SETS = (REAL_VAL_SET, CLUTTER_SET)  # the settings are chosen on both, as model.json's were
+
+
 def measure(
     models_folder: Path,
     sets: tuple[EvalSet, ...],
@@ -343,12 +351,17 @@ def measure(
         cache[key] = results[eval_set.name]
         if cache_path is not None and eval_set.name != "held-out examples":
             write_json(cache_path, cache)
+    real = {eval_set.name: eval_set for eval_set in sets if eval_set.path == REAL_VAL.parent / eval_set.name}
+    if REAL_VAL_SET in real and CLUTTER_SET in real and imgsz is None:
+        key = f"{fingerprint}:leave-one-photo-out:" + ":".join(_set_fingerprint(real[n]) for n in LEAVE_ONE_OUT_SETS)
+        if key not in cache:
+            detector = detector or load_detector(models_folder)
+            chosen = confidence_rule.choose_and_check(detector, LEAVE_ONE_OUT_SETS, say=lambda _: None)
+            cache[key] = chosen["sets"][REAL_VAL_SET]["leave_one_out"]["right"]
+            if cache_path is not None:
+                write_json(cache_path, cache)
+        results[REAL_VAL_SET] = {**results[REAL_VAL_SET], "leave_one_out_right": cache[key]}
     return results
-
-
-TAUGHT_SET = "taught deck "  # the name of a taught deck's check photos as a set: "taught deck NAME"
-REAL_VAL_CARDS_LOST = 1  # with a taught deck's check photos, the cards of real-val a retrain may lose and install
-REAL_VAL_SET, CLUTTER_SET = "real-val", "real-clutter"
 
 
 def taught_deck_sets(deck_paths: list[Path]) -> tuple[EvalSet, ...]:
@@ -368,6 +381,24 @@ def taught_deck_words(before: dict[str, Any], after: dict[str, Any]) -> list[str
         for name in before
         if name.startswith(TAUGHT_SET) and name in after
     ]
+
+
+def real_set_words(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What the retrain cost or bought on real-val (also leaving one photo out, when measured) and real-clutter,
+    in words, as the taught-deck rule weighs them."""
+    words = []
+    if REAL_VAL_SET in before and REAL_VAL_SET in after:
+        b, a = before[REAL_VAL_SET], after[REAL_VAL_SET]
+        left_out = "leave_one_out_right" in b and "leave_one_out_right" in a
+        words.append(
+            f"{REAL_VAL_SET}: {b['right']} -> {a['right']} of {a['labelled']} cards right"
+            + (f" ({b['leave_one_out_right']} -> {a['leave_one_out_right']} leaving one photo out)" if left_out else "")
+        )
+    if CLUTTER_SET in before and CLUTTER_SET in after:
+        words.append(
+            f"{CLUTTER_SET}: {before[CLUTTER_SET]['false_cards']} -> {after[CLUTTER_SET]['false_cards']} false cards"
+        )
+    return words
 
 
 def decide(before: dict[str, Any], after: dict[str, Any], tolerance: float = 0.01) -> tuple[bool, list[str]]:
@@ -417,10 +448,10 @@ def _decide_for_taught_decks(
             continue
         b, a = before[name], after[name]
         if name == REAL_VAL_SET:
-            if a["right"] < b["right"] - REAL_VAL_CARDS_LOST:
-                reasons.append(
-                    f"{name}: {b['right']} -> {a['right']} cards right (more than {REAL_VAL_CARDS_LOST} lost)"
-                )
+            key = "leave_one_out_right" if "leave_one_out_right" in a and "leave_one_out_right" in b else "right"
+            if a[key] < b[key] - REAL_VAL_CARDS_LOST:
+                how = " leaving one photo out" if key != "right" else ""
+                reasons.append(f"{name}: {b[key]} -> {a[key]} cards right{how} (more than {REAL_VAL_CARDS_LOST} lost)")
         elif name == CLUTTER_SET:
             if a["false_cards"] > b["false_cards"]:
                 reasons.append(f"{name}: {b['false_cards']} -> {a['false_cards']} false cards")
@@ -535,6 +566,42 @@ def running_pid(folder: Path) -> int | None:
         pid = int((folder / LOCK_FILE).read_text().strip())
         os.kill(pid, 0)
     except (OSError, ValueError):
+        return None
+    return pid
+
+
+def write_starting_status(folder: Path, pid: int) -> None:
+    """The status of a retrain just started in process ``pid`` (by the Training page), before the process has
+    begun to write its own: the page shows it running from the first request."""
+    write_json(
+        folder / STATUS_FILE,
+        {
+            "state": "running",
+            "stage": "",
+            "message": "starting",
+            "fraction": 0.0,
+            "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "elapsed_s": 0,
+            "pid": pid,
+        },
+    )
+
+
+STARTING_S = 120  # a retrain takes its lock within seconds of starting; a "starting" status older than this is stale
+
+
+def starting_pid(folder: Path) -> int | None:
+    """The process of a retrain the page has just started and that does not hold its lock yet, if any."""
+    path = folder / STATUS_FILE
+    status = read_json(path) or {}
+    if status.get("state") != "running" or status.get("message") != "starting":
+        return None
+    try:
+        if time.time() - path.stat().st_mtime > STARTING_S:
+            return None
+        pid = int(status["pid"])
+        os.kill(pid, 0)
+    except (KeyError, TypeError, ValueError, OSError):
         return None
     return pid
 
@@ -725,12 +792,13 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
         progress.begin("install", "deciding")
         better, reasons = decide(before, after, config.tolerance)
         bought = taught_deck_words(before, after)  # what teaching bought, said whatever the decision
+        in_words = bought + real_set_words(before, after) if bought else []  # and what it cost the real sets
         installed = bool(better and config.install)
         if installed:
             install_candidate(candidate, models_dir, tuple(trained), tuple(trained_partners))
         decision = (
             "installed" if installed else "not installed (--no-install)" if better else "refused: " + "; ".join(reasons)
-        ) + "".join(f"; {words}" for words in bought)
+        )
         report = {
             "finished": time.strftime("%Y-%m-%d %H:%M:%S"),
             "models_dir": str(models_dir),
@@ -751,6 +819,7 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             "not_worse": better,
             "reasons": reasons,
             "taught_decks_bought": bought,
+            "in_words": in_words,
             "installed": installed,
             "decision": decision,
             "minutes": round((time.time() - started) / 60, 1),
@@ -1056,6 +1125,7 @@ def format_report(report: dict[str, Any]) -> str:
                 f"{n.get('flagged', 0):>8}"
             )
     lines.append(f"-> {report['decision']}")
+    lines += [f"   {words}" for words in report.get("in_words", [])]
     if report.get("rollback"):
         lines.append(f"undo with: {report['rollback']}")
     return "\n".join(lines)

@@ -619,6 +619,10 @@ def run_deck_add(args: argparse.Namespace) -> int:
         print(f"missing: {' '.join(result['missing'])}; add them with 'ginscore deck add {args.name} PHOTOS...'")
     else:
         print(f"complete: 'ginscore synth --deck {args.name}' renders scenes with it; 'ginscore retrain' learns it")
+        print(
+            f"before retraining, take one more photo of the deck in play (a squeezed spread with the cards it misreads, "
+            f"not one used to teach it) and confirm it: 'ginscore deck check {args.name} PHOTO'; the retrain is judged by it"
+        )
     return 0
 
 
