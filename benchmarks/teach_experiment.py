@@ -7,8 +7,8 @@ Renders 4 table photos (one suit's 13 cards each, lying 1-3 cm apart on ``--surf
 webcam; ``vision.training.synth.table_photo``), then teaches them as deck ``<deck>_taught`` into the
 instance folder with ``teach_deck``, answering every question the way a player who knows the cards
 would (the rendered truth); it prints the faces found, the names asked about and the faces written
-with a wrong name. ``--check-photo``: then one more photo, a spread of 13 other-suit cards overlapping as in
-play (never used to teach), kept as the deck's check photo (``ginscore deck check``), each card confirmed
+with a wrong name. ``--check-photo``: then one more photo, a spread of 13 cards overlapping as in play (never used to teach;
+``--check-cards`` names cards it must hold, such as the deck's repeated misreads), kept as the deck's check photo (``ginscore deck check``), each card confirmed
 or fixed as that player would. Then run, as the Training page does:
 
     ginscore retrain --hours 0.5 --instance DIR --models-dir MODELS --deck <deck>_taught \\
@@ -46,6 +46,12 @@ def main() -> int:
     parser.add_argument("--surface", default="gimp_pine.jpg", help="table surface of datasets/surfaces")
     parser.add_argument("--seed", type=int, default=2502)
     parser.add_argument("--check-photo", action="store_true", help="also keep a spread of the deck as its check photo")
+    parser.add_argument(
+        "--check-cards",
+        default="",
+        help="cards the check photo must hold (comma-separated codes, e.g. the deck's repeated misreads: Td,6s); "
+        "the rest of its 13 drawn at random",
+    )
     args = parser.parse_args()
     folder = args.photos or Path(tempfile.mkdtemp(prefix="ginscore-teach-"))
     deck = load_deck(DATASETS / "decks" / args.deck)
@@ -89,7 +95,15 @@ def keep_check_photo(deck, name: str, args: argparse.Namespace, folder: Path, de
     from vision.training.synth.table_photo import render_table_photo
 
     rng = np.random.default_rng(args.seed + 7)
-    codes = [str(code) for code in rng.choice(sorted(deck.faces), 13, replace=False)]
+    chosen = [code for code in args.check_cards.split(",") if code]
+    unknown = [code for code in chosen if code not in deck.faces]
+    if unknown or len(chosen) > 13:
+        raise SystemExit(
+            f"--check-cards: give at most 13 of the deck's card codes (not {', '.join(unknown) or chosen})"
+        )
+    others = [code for code in sorted(deck.faces) if code not in chosen]
+    codes = chosen + [str(code) for code in rng.choice(others, 13 - len(chosen), replace=False)]
+    codes = [codes[k] for k in rng.permutation(13)]  # the hard cards anywhere in the spread
     image, quads = render_table_photo(deck, codes, args.surface, seed=args.seed + 7, row_gaps=[-4.0, -4.0])
     path = folder / "check_spread.jpg"
     cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
