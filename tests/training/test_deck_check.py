@@ -5,6 +5,7 @@ and no false card on real-clutter."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import pytest
@@ -137,3 +138,31 @@ def test_a_confirmed_spread_becomes_a_check_photo_the_retrain_measures(tmp_path,
     assert CARD_CODES.index("2s") in {int(line.split()[0]) for line in labels if line}
     assert json.loads((check / "notes" / f"{result['stem']}.json").read_text())["missed"] == ["Kc"]
     assert [s.name for s in taught_deck_sets([folder])] == ["taught deck mine"]
+
+
+def test_measure_counts_real_val_leaving_one_photo_out_when_both_real_sets_are_measured(tmp_path, monkeypatch):
+    """The wiring of ``retrain.measure``: the slow parts (reading 303 photos, the choice on them) stand in here;
+    the sets as ``--eval`` names them (relative paths), the count remembered for the same models."""
+    import os
+
+    from vision.evaluation import confidence_rule
+    from vision.training import retrain
+
+    chosen: list[tuple[str, ...]] = []
+    monkeypatch.setattr(retrain, "measure_set", lambda detector, eval_set, imgsz=None: numbers(5, 6, 5))
+    monkeypatch.setattr(
+        confidence_rule,
+        "choose_and_check",
+        lambda detector, sets, say=print: (
+            chosen.append(tuple(sets)) or {"sets": {"real-val": {"leave_one_out": {"right": 338}}}}
+        ),
+    )
+    real = DATASETS / "real"
+    sets = tuple(retrain.eval_set_of(Path(os.path.relpath(real / name))) for name in ("real-val", "real-clutter"))
+    cache = tmp_path / "measurements.json"
+    results = retrain.measure(DEFAULT_MODELS_DIR, sets, cache_path=cache)
+    assert results["real-val"]["leave_one_out_right"] == 338 and "leave_one_out_right" not in results["real-clutter"]
+    assert chosen == [("real-val", "real-clutter")]
+    assert retrain.measure(DEFAULT_MODELS_DIR, sets, cache_path=cache)["real-val"]["leave_one_out_right"] == 338
+    assert len(chosen) == 1, "remembered for the same models and sets"
+    assert "leave_one_out_right" not in retrain.measure(DEFAULT_MODELS_DIR, sets[:1])["real-val"]

@@ -351,7 +351,7 @@ def measure(
         cache[key] = results[eval_set.name]
         if cache_path is not None and eval_set.name != "held-out examples":
             write_json(cache_path, cache)
-    real = {eval_set.name: eval_set for eval_set in sets if eval_set.path == REAL_VAL.parent / eval_set.name}
+    real = {s.name: s for s in sets if s.path.resolve() == (REAL_VAL.parent / s.name).resolve()}
     if REAL_VAL_SET in real and CLUTTER_SET in real and imgsz is None:
         key = f"{fingerprint}:leave-one-photo-out:" + ":".join(_set_fingerprint(real[n]) for n in LEAVE_ONE_OUT_SETS)
         if key not in cache:
