@@ -51,18 +51,26 @@ SKIN = ((140, 170, 220), (90, 130, 190), (60, 90, 140), (40, 60, 90))  # BGR
 
 @dataclass
 class Face:
-    """A card face (BGRA) with its index boxes (face pixels) and a pyramid of halved copies."""
+    """A card face (BGRA) with its index boxes (face pixels) and a pyramid of halved copies (``depth`` levels,
+    the face included), each halved copy made when first drawn from (most crops need one or two)."""
 
     image: np.ndarray
     boxes: list[tuple[int, int, int, int]]
     levels: list[np.ndarray]
+    depth: int
 
     @classmethod
     def of(cls, image: np.ndarray, boxes) -> Face:
-        levels = [image]
-        while min(levels[-1].shape[:2]) > 24:
-            levels.append(cv2.pyrDown(levels[-1]))
-        return cls(image, [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in boxes], levels)
+        depth, (h, w) = 1, image.shape[:2]
+        while min(h, w) > 24:  # halved as cv2.pyrDown halves, until a side is 24 px or less
+            h, w, depth = (h + 1) // 2, (w + 1) // 2, depth + 1
+        return cls(image, [(int(b[0]), int(b[1]), int(b[2]), int(b[3])) for b in boxes], [image], depth)
+
+    def level(self, k: int) -> np.ndarray:
+        """The face halved ``k`` times (0 <= k < ``depth``)."""
+        while len(self.levels) <= k:
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+        return self.levels[k]
 
 
 Deck = dict[str, Face]
@@ -94,27 +102,32 @@ def _corners(box) -> np.ndarray:
 def _warp(face: Face, matrix: np.ndarray, size: int) -> np.ndarray:
     """The face warped by ``matrix`` (face pixels to canvas) into a size x size BGRA canvas, drawn from the
     pyramid level that leaves at most a halving to the warp (no aliasing of thin strokes)."""
-    scale = math.sqrt(abs(np.linalg.det(matrix[:2, :2])))
-    level = min(len(face.levels) - 1, max(0, int(math.floor(math.log2(1.0 / max(scale, 1e-6))))))
+    scale = math.sqrt(abs(matrix[0, 0] * matrix[1, 1] - matrix[0, 1] * matrix[1, 0]))
+    level = min(face.depth - 1, max(0, int(math.floor(math.log2(1.0 / max(scale, 1e-6))))))
     shrink = np.diag([2.0**level, 2.0**level, 1.0])
     return cv2.warpPerspective(
-        face.levels[level], matrix @ shrink, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+        face.level(level), matrix @ shrink, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
     )
 
 
 def _over(canvas: np.ndarray, layer: np.ndarray) -> None:
     """``layer`` (BGRA) laid over ``canvas`` (BGR) by its alpha."""
-    alpha = layer[:, :, 3].astype(np.float32) * np.float32(1 / 255)
-    canvas[:] = cv2.blendLinear(np.ascontiguousarray(layer[:, :, :3]), canvas, alpha, 1 - alpha)
+    alpha = np.multiply(layer[:, :, 3], np.float32(1 / 255), dtype=np.float32)
+    canvas[:] = cv2.blendLinear(cv2.cvtColor(layer, cv2.COLOR_BGRA2BGR), canvas, alpha, 1 - alpha)
 
 
-def _shadow(canvas: np.ndarray, alpha: np.ndarray, rng: np.random.Generator, blur: float) -> None:
-    """The shadow a card (its alpha) casts on what lies under it: offset, blurred, darkening."""
+def _shadow(canvas: np.ndarray, alpha: np.ndarray | None, rng: np.random.Generator, blur: float) -> None:
+    """The shadow a card (its alpha) casts on what lies under it: offset, blurred, darkening (``alpha`` None:
+    a card that misses the canvas, whose shadow's draws are drawn all the same)."""
     dx, dy = rng.normal(0, blur, 2)
+    strength = rng.uniform(0.1, 0.4)
+    if alpha is None:
+        return
     shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], np.float32)
     moved = cv2.warpAffine(alpha, shift, (alpha.shape[1], alpha.shape[0]))
-    soft = cv2.GaussianBlur(moved.astype(np.float32) / 255.0, (0, 0), max(0.5, blur))
-    canvas[:] = (canvas.astype(np.float32) * (1 - rng.uniform(0.1, 0.4) * soft[..., None])).astype(np.uint8)
+    soft = cv2.GaussianBlur(np.divide(moved, np.float32(255.0), dtype=np.float32), (0, 0), max(0.5, blur))
+    shade = cv2.cvtColor(1 - strength * soft, cv2.COLOR_GRAY2BGR)  # each channel its own copy: faster than [..., None]
+    np.copyto(canvas, np.multiply(canvas, shade, dtype=np.float32), casting="unsafe")
 
 
 def _finger(size: int, rng: np.random.Generator, scale: float) -> np.ndarray:
@@ -181,6 +194,8 @@ class CropRenderer:
         self.packaged = packaged
         self.photos = photos
         self.backs = [Face.of(back, []) for back in backs]
+        for face in [face for deck in packaged for face in deck.values()] + self.backs:
+            face.level(face.depth - 1)  # their pyramids whole at once: they serve the renderer's whole life
         self.procedural = procedural and bool(procedural_decks.index_fonts())
         self.rng = np.random.default_rng(seed)
         self.pool: list[Deck] = []
@@ -288,35 +303,53 @@ class CropRenderer:
             return crop_index(canvas, label_box(quad, size / 2))
         placements = _neighbours(rng, deck, subject) if neighbours else []
         canvas = random_surface(rng, (size, size), self.photos)
+        # a neighbour that misses the canvas is not laid (an empty layer would change nothing; None)
+        layers: list[np.ndarray | None] = []
         for placement in placements:
-            if not placement.over:
-                _over(canvas, _warp(placement.face, to_canvas @ placement.to_subject, size))
+            layer: np.ndarray | None = _warp(placement.face, to_canvas @ placement.to_subject, size)
+            if layer is not None and not layer[:, :, 3].any():
+                layer = None
+            if placement.over:
+                layers.append(layer)
+            elif layer is not None:
+                _over(canvas, layer)
         subject_layer = _warp(subject, to_canvas, size)
         _shadow(canvas, subject_layer[:, :, 3], rng, side * 0.05)
         _over(canvas, subject_layer)
-        layers = [_warp(p.face, to_canvas @ p.to_subject, size) for p in placements if p.over]
         if rng.random() < 0.08:
             layers.append(_finger(size, rng, side))
         covered = _lay_over(canvas, layers, _project(to_canvas, _corners(box)), rng, side)
         # glare falls on cards only (owner >= 0), and on a crop's few cards only as often as a scene's glare
         # blob meets one given index: the camera's glare would otherwise wash out a third of the crops
-        glossy = rng.random() < GLARE_SHARE
-        owner = np.where(glossy & ((covered > 0) | (subject_layer[:, :, 3] > 0)), 0, -1).astype(np.int32)
+        if rng.random() < GLARE_SHARE:
+            owner = np.where((covered > 0) | (subject_layer[:, :, 3] > 0), 0, -1).astype(np.int32)
+        else:
+            owner = np.full((size, size), -1, np.int32)
         canvas = light_and_lens(rng, canvas, owner, side * 4)
         return crop_index(canvas, framed_as_detected(label_box(quad, size / 2), rng))
 
 
-def _lay_over(canvas: np.ndarray, layers: list[np.ndarray], index: np.ndarray, rng: np.random.Generator, side: float):
+def _lay_over(
+    canvas: np.ndarray, layers: list[np.ndarray | None], index: np.ndarray, rng: np.random.Generator, side: float
+):
     """Lay the cards and fingers over the subject, each with its shadow, but none that would hide more than
-    ``HIDDEN_INDEX_LIMIT`` of the ``index`` quad (a box the detector is never taught); returns what they cover."""
+    ``HIDDEN_INDEX_LIMIT`` of the ``index`` quad (a box the detector is never taught); returns what they cover.
+    A layer None is a card that misses the canvas: it hides nothing, and only its shadow's draws are drawn."""
     size = canvas.shape[0]
-    index_mask = np.zeros((size, size), np.uint8)
-    cv2.fillPoly(index_mask, [index.round().astype(np.int32)], 255)
-    area = max(1, int(np.count_nonzero(index_mask)))
     covered = np.zeros((size, size), np.uint8)
+    if all(layer is None for layer in layers):
+        for _ in layers:
+            _shadow(canvas, None, rng, side * 0.05)
+        return covered
+    index_mask = np.zeros((size, size), np.uint8)
+    cv2.fillPoly(index_mask, [index.round().astype(np.int32)], 1)
+    area = max(1, int(np.count_nonzero(index_mask)))
     for layer in layers:
+        if layer is None:
+            _shadow(canvas, None, rng, side * 0.05)
+            continue
         hides = np.maximum(covered, layer[:, :, 3])
-        if np.count_nonzero((hides > 127) & (index_mask > 0)) > HIDDEN_INDEX_LIMIT * area:
+        if np.count_nonzero((hides > 127) & index_mask.view(bool)) > HIDDEN_INDEX_LIMIT * area:
             continue
         covered = hides
         _shadow(canvas, layer[:, :, 3], rng, side * 0.05)

@@ -99,10 +99,10 @@ def glyph_mask(text: str, font_file: str, height: int) -> np.ndarray:
     canvas = Image.new("L", (size * (len(text) + 2), size * 2), 0)
     ImageDraw.Draw(canvas).text((size // 2, size // 3), text, font=font, fill=255)
     ink = np.asarray(canvas)
-    ys, xs = np.nonzero(ink > 40)
-    if not len(xs):
+    x, y, w, h = cv2.boundingRect((ink > 40).view(np.uint8))  # the inked pixels' box
+    if not w:
         raise ValueError(f"{font_file} drew nothing for {text!r}")
-    return np.ascontiguousarray(ink[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+    return np.ascontiguousarray(ink[y : y + h, x : x + w])
 
 
 def drawn_suit_mask(suit: str, height: int, rng_value: float) -> np.ndarray:
@@ -302,11 +302,12 @@ def index_mask(
 
 def _paint(face: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
     h, w = mask.shape
-    region = face[y : y + h, x : x + w, :3].astype(np.float32)
+    region = face[y : y + h, x : x + w, :3]
     alpha = mask[: region.shape[0], : region.shape[1], None]
-    face[y : y + h, x : x + w, :3] = (region * (1 - alpha) + np.array(colour, np.float32) * alpha + 0.5).astype(
-        np.uint8
-    )
+    mixed = np.multiply(region, 1 - alpha, dtype=np.float32)
+    mixed += np.array(colour, np.float32) * alpha
+    mixed += 0.5
+    np.copyto(region, mixed, casting="unsafe")
 
 
 def _centre_art(face: np.ndarray, style: DeckStyle, code: str, rng: np.random.Generator, suit_shape: float) -> None:

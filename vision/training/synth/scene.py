@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -208,35 +209,60 @@ def _draw_occluders(
     owner[m] = -2
 
 
+@lru_cache(maxsize=256)
+def _light_axis(n: int) -> np.ndarray:
+    """``n`` points from -1 to 1 across an image side (float32): where the light's gain field is drawn."""
+    axis = np.linspace(-1, 1, n, dtype=np.float32)
+    axis.flags.writeable = False
+    return axis
+
+
+_LEVELS = np.arange(256) / 255.0  # the 8-bit levels as fractions: the gamma's lookup table is drawn from them
+
+
 def light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray, card_pixels: float) -> np.ndarray:
     H, W = img.shape[:2]
-    f = img.astype(np.float32)
-    # uneven light: a smooth gain field
-    gx, gy = np.meshgrid(np.linspace(-1, 1, W, dtype=np.float32), np.linspace(-1, 1, H, dtype=np.float32))
+    # uneven light: a smooth gain field 1 + a x + b y + c (x^2 + y^2), summed from a row and a column
+    x, y = _light_axis(W), _light_axis(H)
     a, b = rng.normal(0, 0.25, 2)
-    gain = (1.0 + a * gx + b * gy + rng.normal(0, 0.15) * (gx**2 + gy**2)).astype(np.float32)
+    c = rng.normal(0, 0.15)
+    row = (1.0 + a * x + c * (x * x)).astype(np.float32)
+    column = (b * y + c * (y * y)).astype(np.float32)
+    gain = row[None, :] + column[:, None]
     # a soft shadow (a hand, a head over the table)
     if rng.random() < 0.3:
         cx, cy, r = rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.3, 0.9)
-        d = np.sqrt((gx - cx) ** 2 + (gy - cy) ** 2)
+        d = np.sqrt(((x - cx) ** 2)[None, :] + ((y - cy) ** 2)[:, None])
         gain *= 1 - rng.uniform(0.2, 0.55) * np.clip(1 - d / r, 0, 1) ** 0.7
-    f *= np.clip(gain, 0.3, 1.6)[..., None]
-    # glare on glossy cards
+    np.clip(gain, 0.3, 1.6, out=gain)
+    # glare on glossy cards (the blob is drawn only where a glossy pixel will show it)
+    glare = None
     if rng.random() < 0.3:
         cx, cy = rng.uniform(0, W), rng.uniform(0, H)
         sx, sy = card_pixels * rng.uniform(0.2, 1.0), card_pixels * rng.uniform(0.1, 0.5)
         ang = rng.uniform(0, np.pi)
-        xs, ys = np.arange(W, dtype=np.float32)[None, :] - cx, np.arange(H, dtype=np.float32)[:, None] - cy
-        xr = xs * math.cos(ang) + ys * math.sin(ang)
-        yr = -xs * math.sin(ang) + ys * math.cos(ang)
-        blob = np.exp(-(xr**2 / (2 * sx**2) + yr**2 / (2 * sy**2))).astype(np.float32)
-        blob *= (owner >= 0).astype(np.float32)
-        f += rng.uniform(60, 200) * blob[..., None]
+        strength = rng.uniform(60, 200)
+        glossy = owner >= 0
+        if glossy.any():
+            xs, ys = np.arange(W, dtype=np.float32)[None, :] - cx, np.arange(H, dtype=np.float32)[:, None] - cy
+            xr = xs * math.cos(ang) + ys * math.sin(ang)
+            yr = -xs * math.sin(ang) + ys * math.cos(ang)
+            blob = np.exp(-(xr**2 / (2 * sx**2) + yr**2 / (2 * sy**2))).astype(np.float32)
+            blob *= glossy
+            glare = strength * blob
     # white balance and exposure, then gamma through a lookup table
-    f *= rng.uniform(0.8, 1.2, 3).astype(np.float32)[None, None, :] * np.float32(rng.uniform(0.65, 1.3))
-    out: np.ndarray = np.clip(f, 0, 255).astype(np.uint8)
+    balance = rng.uniform(0.8, 1.2, 3).astype(np.float32) * np.float32(rng.uniform(0.65, 1.3))
+    gain3 = cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR)  # (as the channels' own copies: faster than broadcasting)
+    if glare is None:
+        f = np.multiply(img, gain3 * balance, dtype=np.float32)
+    else:
+        f = np.multiply(img, gain3, dtype=np.float32)
+        f += cv2.cvtColor(glare, cv2.COLOR_GRAY2BGR)
+        f *= balance
+    np.clip(f, 0, 255, out=f)
+    out: np.ndarray = f.astype(np.uint8)
     gamma = rng.uniform(0.7, 1.4)
-    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    lut = np.clip(255.0 * _LEVELS**gamma, 0, 255).astype(np.uint8)
     out = cv2.LUT(out, lut)
     # lens: defocus or motion blur
     r = rng.random()
@@ -253,8 +279,11 @@ def light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray,
     # sensor noise
     sigma = rng.uniform(0, 9)
     if sigma > 1:
-        noise = rng.standard_normal(out.shape, dtype=np.float32) * np.float32(sigma)
-        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+        noise = rng.standard_normal(out.shape, dtype=np.float32)
+        noise *= np.float32(sigma)
+        noise += out
+        np.clip(noise, 0, 255, out=noise)
+        out = noise.astype(np.uint8)
     # JPEG artefacts
     q = int(rng.integers(35, 96))
     ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
