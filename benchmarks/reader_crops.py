@@ -8,7 +8,10 @@ proposals and its second pass, ``vision.recognise``); every proposed box that li
 more) is cut as the reader cuts it (``vision.crop_reading.crops_of``) and written, lossless, to
 ``DIR/<deck>/val/<code>/`` (each name ends with the box's long side in the photo, in px). Then ``python3 benchmarks/heldout_crops.py W... --folders DIR/* --rotations 4``
 reads them as the reader would: the classifier's share of the crops that decide the held-out scenes' cards.
-These are evaluation scenes: nothing written here may be trained on.
+Crops of held-out scenes are for evaluation only: never train on them. Crops of scenes of the training decks
+(``ginscore synth --out S/train --count N --imgsz 1280``, then this script on ``S``) are the reader's own kind of
+crop for training: crops-run4 learned from 20,986 of them (``models/TRAINING_LEDGER.md``; swap red and blue for
+a classifier that reads BGR).
 """
 
 from __future__ import annotations
