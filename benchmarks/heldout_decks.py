@@ -23,8 +23,9 @@ model.json says (``decision.calibration``, ``calibration_curve``, ``review_below
 as ``ginscore calibrate`` counts them: a card is flagged when its calibrated confidence is below
 ``review_below`` or it carries a reason of ``STRUCTURAL`` (the reasons of a whole hand, such as
 ``hand_count``, are not counted). Per deck and overall it prints: cards, the share read wrong, wrong cards
-shown as sure (no reason to check them) per 2,000 cards, the share of right cards flagged, and the
-reliability table (bins of the calibrated confidence; ``<<`` marks a bin of 50 cards or more whose share
+shown as sure (no reason to check them) per 2,000 cards, the share of right cards flagged, the right cards
+against the cards with a labelled index (the shares are of the cards read, which a higher ``conf`` shortens),
+and the reliability table (bins of the calibrated confidence; ``<<`` marks a bin of 50 cards or more whose share
 right and mean confidence lie more than 0.05 apart). The last line is
 
     held-out decks: N cards, wrong W %, silent S per 2,000, right flagged F %
@@ -162,6 +163,16 @@ def render_decks(
     return folders
 
 
+def labelled_cards(folder: Path) -> int:
+    """The cards of a ``ginscore synth`` dataset with at least one labelled index (the cards to read): a raised
+    ``conf`` shortens the list of cards read, and so its share wrong, so the right cards are also counted
+    against these."""
+    return sum(
+        len({line.split()[0] for line in path.read_text().splitlines() if line.strip()})
+        for path in (folder / "labels").glob("*/*.txt")
+    )
+
+
 def deck_report(name: str, outcomes: Sequence[Any], decision: Any, kinds: frozenset[str]) -> dict[str, Any]:
     """The review numbers of ``outcomes`` (``CardOutcome``) as model.json's ``decision`` flags them, printed."""
     from vision.evaluation.calibration import calibrated_of, format_reliability, reliability_table, review_numbers
@@ -241,12 +252,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{decision.review_below}, reasons counted: {', '.join(sorted(kinds))}",
         flush=True,
     )
-    every = []
+    every, labelled = [], 0
     for deck, folder in folders.items():
         outcomes = read_scenes([folder], detector)
         every += outcomes
-        deck_report(f"{deck} ({counts[deck]} scenes)", outcomes, decision, kinds)
+        in_scenes = labelled_cards(folder)
+        labelled += in_scenes
+        numbers = deck_report(f"{deck} ({counts[deck]} scenes)", outcomes, decision, kinds)
+        print(f"read right: {numbers['right']} of the {in_scenes} cards with a labelled index")
     numbers = deck_report(f"all held-out decks ({args.scenes} scenes)", every, decision, kinds)
+    print(
+        f"read right: {numbers['right']} of the {labelled} cards with a labelled index ({numbers['right'] / max(1, labelled):.1%})"
+    )
     print(
         f"\nrendering {rendered - start:.0f} s, reading {time.perf_counter() - rendered:.0f} s "
         f"({(time.perf_counter() - rendered) / args.scenes:.2f} s a scene)"

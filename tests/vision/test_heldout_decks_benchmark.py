@@ -68,3 +68,13 @@ def test_two_scenes_are_read_and_rendered_only_once(tmp_path, capsys):
         r"held-out decks: \d+ cards, wrong \d+\.\d %, silent \d+\.\d per 2,000, right flagged \d+\.\d %", last
     )
     assert second.strip().splitlines()[-1] == last
+
+
+def test_the_cards_to_read_are_those_with_a_labelled_index_each_counted_once(tmp_path):
+    script = load_script()
+    labels = tmp_path / "labels" / "val"
+    labels.mkdir(parents=True)
+    # scene a: card 4 at two corners and card 7 at one; scene b: card 4 again (another scene, another card)
+    (labels / "a.txt").write_text("4 0.1 0.1 0.02 0.03\n7 0.5 0.5 0.02 0.03\n4 0.9 0.9 0.02 0.03\n\n")
+    (labels / "b.txt").write_text("4 0.2 0.2 0.02 0.03\n")
+    assert script.labelled_cards(tmp_path) == 3
