@@ -204,3 +204,28 @@ def test_isolated_crops_show_the_index_on_plain_paper(tmp_path):
         corners = [cv2.imread(str(path))[:4, :4].astype(int) for path in files]
         corner_spread[config.out.name] = np.median([np.ptp(corner, axis=(0, 1)).max() for corner in corners])
     assert corner_spread["isolated"] <= 3 < corner_spread["plain"]
+
+
+def test_procedural_decks_join_the_training_scenes_the_same_for_the_same_seed():
+    from vision.training.synth.dataset import load_synth_assets, make_scene, procedural_scene_decks
+
+    first, again, other = procedural_scene_decks(2, 7), procedural_scene_decks(2, 7), procedural_scene_decks(2, 8)
+    assert [d.deck_id for d in first] == ["procedural-7-0", "procedural-7-1"]
+    assert all(np.array_equal(a.faces["Qh"], b.faces["Qh"]) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[0].faces["Qh"], other[0].faces["Qh"])
+    for deck in first:
+        assert len(deck.faces) == 52 and deck.split == "train"
+        height, width = deck.faces["7c"].shape[:2]
+        assert deck.faces["7c"].shape[2] == 4  # BGRA, as the scene renderer draws faces
+        for x0, y0, x1, y1 in deck.index_boxes["7c"]:
+            assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height
+    assert procedural_scene_decks(0, 7) == []
+
+    plain, with_procedural = load_synth_assets(None), load_synth_assets(None, procedural=5, seed=11)
+    assert len(with_procedural["train"]) == len(plain["train"]) + 5
+    assert len(with_procedural["val"]) == len(plain["val"])  # held-out scenes stay the held-out decks alone
+    config = SynthConfig(out=Path("unused"), count=40, imgsz=320, seed=11, procedural_decks=5)
+    drawn = [make_scene(config, with_procedural, i) for i in range(30)]
+    procedural = [(split, scene) for split, scene in drawn if scene.deck_id.startswith("procedural-11-")]
+    assert procedural and {split for split, _ in procedural} == {"train"}
+    assert sum(len(scene.labels) for _, scene in procedural) > 0

@@ -71,6 +71,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         help="render no scenes: only --mine (an existing dataset of the same --out/--count/--seed) and --mine-tables",
     )
     parser.add_argument(
+        "--procedural-decks",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also draw N procedural decks (fonts from datasets/install_fonts.sh) in the training scenes, beside "
+        "the library's training decks; the same N and --seed, the same decks (default 0)",
+    )
+    parser.add_argument(
         "--preview",
         type=Path,
         metavar="PNG",
@@ -178,7 +186,10 @@ def run_synth(args: argparse.Namespace) -> int:
         clutter_share=args.clutter,
         close_up_share=close_ups,
         crop_isolate=getattr(args, "isolate_crops", 0.0) or 0.0,
+        procedural_decks=getattr(args, "procedural_decks", 0) or 0,
     )
+    if config.procedural_decks < 0:
+        raise ValueError(f"--procedural-decks {config.procedural_decks}: give 0 or more decks")
     if not 0.0 <= config.crop_isolate < 0.5:
         raise ValueError(
             f"--isolate-crops {config.crop_isolate}: give a margin from 0 to 0.5 of the crop side, e.g. 0.08"

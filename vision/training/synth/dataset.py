@@ -30,9 +30,11 @@ from vision.crops import crop_index
 from vision.detections import HIDDEN_LABELS
 from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
 from vision.training.synth import decks as deck_assets
+from vision.training.synth import procedural_decks
 from vision.training.synth.scene import CODE_TO_CLASS, IndexLabel, Scene, render_scene
 
 VAL_FRACTION = 0.1
+PROCEDURAL_SEED_STREAM = 0x5CE7E  # procedural scene decks draw from their own stream of the run's seed
 NEGATIVE_CROPS_PER_SCENE = 4
 
 
@@ -51,15 +53,19 @@ class SynthConfig:
     datasets_root: Path | None = None  # where decks/, backs/, surfaces/ live
     deck_paths: tuple[Path, ...] = ()  # only these deck folders, in both splits ('ginscore synth --deck')
     crop_isolate: float = 0.0  # crops with the index's surroundings painted as paper (crop_index isolate)
+    procedural_decks: int = 0  # procedural decks drawn beside the training decks ('ginscore synth --procedural-decks')
 
 
 _STATE: dict = {}
 
 
-def load_synth_assets(root: Path | None = None, deck_paths: tuple[Path, ...] = ()) -> dict:
+def load_synth_assets(
+    root: Path | None = None, deck_paths: tuple[Path, ...] = (), procedural: int = 0, seed: int = 0
+) -> dict:
     """Decks by split (faces as BGRA), backs (BGRA) and surface photos (BGR) for the renderer.
 
-    ``deck_paths``: draw only these deck folders (e.g. a taught deck), in both splits."""
+    ``deck_paths``: draw only these deck folders (e.g. a taught deck), in both splits. ``procedural``: that many
+    procedural decks (``procedural_scene_decks``, from ``seed``) join the training split."""
 
     if deck_paths:
         train = val = [_faces_to_bgra(deck_assets.load_deck(Path(folder))) for folder in deck_paths]
@@ -68,12 +74,39 @@ def load_synth_assets(root: Path | None = None, deck_paths: tuple[Path, ...] = (
         val = [_faces_to_bgra(d) for d in deck_assets.load_decks(root, split="val")]
     if not train:
         raise ValueError(f"no training decks found under {root or 'datasets/'}decks: see docs/assets.md")
+    train = [*train, *procedural_scene_decks(procedural, seed)]
     if not val:
         val = train[-1:]
     backs = [cv2.cvtColor(b, cv2.COLOR_RGBA2BGRA) for b in deck_assets.load_backs(root)]
     photos = deck_assets.load_surface_photos(root)
     photos = [p if isinstance(p, np.ndarray) else cv2.imread(str(p)) for p in photos]
     return {"train": train, "val": val, "backs": backs, "photos": [p for p in photos if p is not None]}
+
+
+def procedural_scene_decks(count: int, seed: int) -> list[deck_assets.Deck]:
+    """``count`` procedural decks (``procedural_decks.random_deck``: hundreds of typefaces, upright and turned
+    bottom indices, four-index and side-by-side layouts) as scene decks, the same for the same ``seed`` in
+    every worker: the reader's own crops of their scenes teach the classifier designs the library lacks."""
+    if count <= 0:
+        return []
+    fonts, suits = procedural_decks.index_fonts(), procedural_decks.suit_fonts()
+    if not fonts:
+        raise ValueError("procedural decks need the index fonts: run datasets/install_fonts.sh")
+    rng = np.random.default_rng([seed, PROCEDURAL_SEED_STREAM])
+    decks = []
+    for k in range(count):
+        _, faces, boxes = procedural_decks.random_deck(rng, fonts, suits)
+        decks.append(
+            deck_assets.Deck(
+                deck_id=f"procedural-{seed}-{k}",
+                name=f"procedural deck {k} of seed {seed}",
+                split="train",
+                license="drawn by the renderer",
+                faces=faces,
+                index_boxes={code: list(found) for code, found in boxes.items()},
+            )
+        )
+    return decks
 
 
 def _faces_to_bgra(deck):
@@ -86,7 +119,7 @@ def _faces_to_bgra(deck):
 def _init_worker(config: SynthConfig) -> None:
     cv2.setNumThreads(1)
     _STATE["config"] = config
-    _STATE["assets"] = load_synth_assets(config.datasets_root, config.deck_paths)
+    _STATE["assets"] = load_synth_assets(config.datasets_root, config.deck_paths, config.procedural_decks, config.seed)
 
 
 def scene_split(config: SynthConfig, index: int) -> str:
@@ -210,7 +243,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
 
 def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) -> Path:
     """A contact sheet of the first ``count`` scenes with boxes and card codes drawn."""
-    assets = load_synth_assets(config.datasets_root, config.deck_paths)
+    assets = load_synth_assets(config.datasets_root, config.deck_paths, config.procedural_decks, config.seed)
     tiles = []
     tile = 400
     for i in range(count):

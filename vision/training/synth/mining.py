@@ -53,7 +53,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
     mined crops into ``crops/<split>/none`` and ``crops/<split>/<code>``; returns counts."""
 
     detector = detector or load_detector()
-    assets = load_synth_assets(config.datasets_root, config.deck_paths)
+    assets = load_synth_assets(config.datasets_root, config.deck_paths, config.procedural_decks, config.seed)
     stats = {"scenes": 0, "negatives": 0, "positives": 0}
     for index in _with_progress(range(min(count, config.count)), progress, "mine", "scene"):
         split = scene_split(config, index)
