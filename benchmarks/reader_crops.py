@@ -11,7 +11,9 @@ reads them as the reader would: the classifier's share of the crops that decide 
 Crops of held-out scenes are for evaluation only: never train on them. Crops of scenes of the training decks
 (``ginscore synth --out S/train --count N --imgsz 1280``, then this script on ``S``) are the reader's own kind of
 crop for training: crops-run4 learned from 20,986 of them (``models/TRAINING_LEDGER.md``; swap red and blue for
-a classifier that reads BGR).
+a classifier that reads BGR). ``--nones`` also writes the proposals that touch no index, labelled or hidden, as
+``none`` crops: the reader's own "not a card" (a pip, a court picture, a score pad's writing, a card back's print),
+for training only; crops-run5 learned from 10,491 of them.
 """
 
 from __future__ import annotations
