@@ -83,6 +83,11 @@ def load_synth_assets(
     return {"train": train, "val": val, "backs": backs, "photos": [p for p in photos if p is not None]}
 
 
+def config_assets(config: SynthConfig) -> dict:
+    """``load_synth_assets`` for the decks, the procedural decks and the seed a run was configured with."""
+    return load_synth_assets(config.datasets_root, config.deck_paths, config.procedural_decks, config.seed)
+
+
 def procedural_scene_decks(count: int, seed: int) -> list[deck_assets.Deck]:
     """``count`` procedural decks (``procedural_decks.random_deck``: hundreds of typefaces, upright and turned
     bottom indices, four-index and side-by-side layouts) as scene decks, the same for the same ``seed`` in
@@ -119,7 +124,7 @@ def _faces_to_bgra(deck):
 def _init_worker(config: SynthConfig) -> None:
     cv2.setNumThreads(1)
     _STATE["config"] = config
-    _STATE["assets"] = load_synth_assets(config.datasets_root, config.deck_paths, config.procedural_decks, config.seed)
+    _STATE["assets"] = config_assets(config)
 
 
 def scene_split(config: SynthConfig, index: int) -> str:
@@ -243,7 +248,7 @@ def generate(config: SynthConfig, progress: bool = True) -> dict:
 
 def draw_preview(config: SynthConfig, count: int, path: Path, columns: int = 4) -> Path:
     """A contact sheet of the first ``count`` scenes with boxes and card codes drawn."""
-    assets = load_synth_assets(config.datasets_root, config.deck_paths, config.procedural_decks, config.seed)
+    assets = config_assets(config)
     tiles = []
     tile = 400
     for i in range(count):

@@ -22,7 +22,7 @@ from vision.detector import REJECT_CLASS, load_detector
 from vision.proposals import proposals_of
 from vision.training.synth import clutter
 from vision.training.synth.camera import Camera
-from vision.training.synth.dataset import SynthConfig, load_synth_assets, make_scene, scene_split
+from vision.training.synth.dataset import SynthConfig, config_assets, load_synth_assets, make_scene, scene_split
 from vision.training.synth.scene import overlaps_a_region, render_scene
 
 MINING_IMGSZ = 640
@@ -53,7 +53,7 @@ def mine_scenes(config: SynthConfig, count: int, detector=None, progress: bool =
     mined crops into ``crops/<split>/none`` and ``crops/<split>/<code>``; returns counts."""
 
     detector = detector or load_detector()
-    assets = load_synth_assets(config.datasets_root, config.deck_paths, config.procedural_decks, config.seed)
+    assets = config_assets(config)
     stats = {"scenes": 0, "negatives": 0, "positives": 0}
     for index in _with_progress(range(min(count, config.count)), progress, "mine", "scene"):
         split = scene_split(config, index)
