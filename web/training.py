@@ -27,7 +27,8 @@ from .services import COLLECT_SETTING, collect_setting_on, keep_photos_on
 
 bp = Blueprint("training", __name__)
 
-RETRAIN_HOURS = ("0.25", "0.5", "1", "2")
+DEFAULT_HOURS = f"{learning.retrain.DEFAULT_HOURS:g}"  # the retrain's default budget
+RETRAIN_HOURS = tuple(sorted({"0.17", "0.25", "0.5", "1", "2", DEFAULT_HOURS}, key=float))
 RETRAIN_PARTS = ("auto", "classifier", "both")
 _models_seen: dict[str, float] = {}
 
@@ -50,6 +51,12 @@ def reload_models_if_changed() -> None:
 
 
 bp.before_app_request(reload_models_if_changed)
+
+
+@bp.app_context_processor
+def default_retrain_budget() -> dict[str, Any]:
+    """The retrain's default budget, for every page that starts one (the Training page, a taught deck's page)."""
+    return {"default_hours": DEFAULT_HOURS, "default_minutes": round(float(DEFAULT_HOURS) * 60)}
 
 
 def retrain_command(hours: str, part: str, clutter: bool) -> list[str]:
@@ -139,7 +146,7 @@ def set_collecting():
 @bp.route("/training/retrain", methods=("POST",))
 def retrain():
     folder = learning.retrain_folder(current_app.instance_path)
-    hours = request.form.get("hours", "0.5")
+    hours = request.form.get("hours", DEFAULT_HOURS)
     part = request.form.get("part", "auto")
     if hours not in RETRAIN_HOURS or part not in RETRAIN_PARTS:
         flash("Choose a training time and what to train from the lists.")

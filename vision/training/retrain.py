@@ -62,6 +62,9 @@ REAL_CLUTTER = DATASETS_DIR / "real" / "real-clutter"
 PREVIOUS = "previous"  # <models>/previous: the models a retrain replaced
 DETECTOR_SHARE = 1 / 3  # of --hours, when the detector is trained too
 AUTO_DETECTOR_PHOTOS = 20  # 'auto' trains the detector from this many corrected photos on
+# The retrain's default budget in hours, the command line's and the Training page's (docs/training.md says what it
+# bought, measured on the held-out bonded deck; docs/experiments/session-24-*.md).
+DEFAULT_HOURS = 0.5
 SCENES_PER_HOUR = 6000  # synthetic scenes rendered per hour of training budget (default)
 # The classifier's fine-tuning crops hold the hard "not a card" cases the shipped classifier was trained on
 # (docs/training.md): clutter in most scenes, the detector's own false proposals mined from some of them,
@@ -96,7 +99,7 @@ class EvalSet:
 class RetrainConfig:
     models_dir: Path
     instance: Path | None = None
-    hours: float = 0.5
+    hours: float = DEFAULT_HOURS
     part: str = "auto"  # classifier, detector, both, auto
     scenes: int | None = None  # default: SCENES_PER_HOUR x hours (200 to 20,000)
     decks: tuple[str, ...] | None = None  # taught decks to mix in (None: every complete one)
@@ -956,7 +959,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "examples'). Measures before and after (real-val, real-clutter, held-out examples) and "
         "installs the new models only when they are not worse; --rollback puts the previous back.",
     )
-    parser.add_argument("--hours", type=float, default=0.5, help="training budget in hours (default 0.5)")
+    parser.add_argument(
+        "--hours", type=float, default=DEFAULT_HOURS, help=f"training budget in hours (default {DEFAULT_HOURS:g})"
+    )
     parser.add_argument(
         "--part",
         choices=["auto", "classifier", "detector", "both"],

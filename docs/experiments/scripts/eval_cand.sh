@@ -4,7 +4,7 @@ cd /work/main
 export OMP_WAIT_POLICY=PASSIVE
 M=$1; T=$2
 date
-.venv/bin/python frame_steadiness.py $M > ev-$T-frames.log 2>&1
+.venv/bin/python docs/experiments/scripts/frame_steadiness.py $M > ev-$T-frames.log 2>&1
 .venv/bin/ginscore eval datasets/real/real-val --zoom 2,3 --shrink 0.5,0.33 --models $M > ev-$T-scale.log 2>&1
 .venv/bin/ginscore eval datasets/real/real-clutter --models $M > ev-$T-clutter.log 2>&1
 date
