@@ -20,5 +20,5 @@ date
 .venv/bin/python docs/experiments/scripts/assemble_mix.py $D/r6/crops $D/rc6 $D/rc-hd100 $D/r6/crops $D/mix6
 date
 .venv/bin/ginscore train $D/mix6 --part classifier --classifier-weights models/candidates/crops-run5.pt \
-  --crops-channels bgr --lr0 0.0002 --distill 1 --hours 0.9 --name crops-run6 --project $D/runs --no-install
+  --crops-channels bgr --lr0 0.0002 --distill 1 --hours 0.75 --name crops-run6 --project $D/runs --no-install
 date
