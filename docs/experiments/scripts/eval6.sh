@@ -18,3 +18,6 @@ done
 .venv/bin/ginscore eval datasets/real/real-val --zoom 2,3 --shrink 0.5,0.33 --models $O/c6-combo > $O/c6-combo-scale.log 2>&1
 .venv/bin/python benchmarks/confidence_rule.py --models $O/c6-combo > $O/c6-combo-lopo.log 2>&1
 date
+# the shipped reader on the same scenes, for the comparison in one machine's render
+.venv/bin/python benchmarks/heldout_decks.py --seed 39 --scenes 450 --out /work/hd450 > $O/shipped-hd450.log 2>&1
+date
