@@ -1,10 +1,15 @@
 """The reader reads the golden photos as it did when ``golden_readings.json`` was written (see
-``golden_readings.py``): the same cards, confidences (to 1e-6), runner-ups, reasons, boxes and hands."""
+``golden_readings.py``): the same cards, confidences (to 1e-4), runner-ups, reasons, boxes and hands.
+
+The tolerance is machine noise, not leeway: torch's CPU kernels differ in their last digits from one processor to
+another (measured: 3e-5 on a confidence between two 2-core machines of this project), so a confidence, and a
+percentage printed from it, may differ that much; a change of the reading itself differs by far more."""
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +27,16 @@ pytestmark = [
     pytest.mark.skipif(not GOLDEN.exists(), reason="no golden readings written"),
 ]
 
-TOLERANCE = 1e-6
+TOLERANCE = 1e-4
+PERCENT = re.compile(r"(\d+)%")
+
+
+def same_text(golden: str, read: str) -> bool:
+    """The same words, and each percentage in them within one point (a confidence at a rounding edge)."""
+    if PERCENT.sub("%", golden) != PERCENT.sub("%", read):
+        return False
+    pairs = zip(PERCENT.findall(golden), PERCENT.findall(read), strict=True)
+    return all(abs(int(g) - int(r)) <= 1 for g, r in pairs)
 
 
 def differences(golden: Any, read: Any, where: str = "") -> list[str]:
@@ -40,6 +54,8 @@ def differences(golden: Any, read: Any, where: str = "") -> list[str]:
     numbers = (int, float)
     if isinstance(golden, numbers) and isinstance(read, numbers) and not isinstance(golden, bool):
         return [] if math.isclose(golden, read, rel_tol=0, abs_tol=TOLERANCE) else [f"{where}: {read} vs {golden}"]
+    if isinstance(golden, str) and isinstance(read, str):
+        return [] if same_text(golden, read) else [f"{where}: {read!r} vs {golden!r}"]
     return [] if golden == read else [f"{where}: {read!r} vs {golden!r}"]
 
 
