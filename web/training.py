@@ -56,7 +56,7 @@ bp.before_app_request(reload_models_if_changed)
 @bp.app_context_processor
 def default_retrain_budget() -> dict[str, Any]:
     """The retrain's default budget, for every page that starts one (the Training page, a taught deck's page)."""
-    return {"default_hours": DEFAULT_HOURS, "default_minutes": round(float(DEFAULT_HOURS) * 60)}
+    return {"default_hours": DEFAULT_HOURS, "default_minutes": round(learning.retrain.DEFAULT_HOURS * 60)}
 
 
 def retrain_command(hours: str, part: str, clutter: bool) -> list[str]:
