@@ -43,6 +43,17 @@ def test_the_heldout_decks_are_the_libraries_val_decks_shared_out():
     assert sum(script.scenes_per_deck(801, 5)) == 801
 
 
+def test_a_card_read_right_only_at_a_hidden_index_is_not_counted_among_the_labelled():
+    from vision.evaluation.calibration import CardOutcome
+
+    outcomes = [
+        CardOutcome(0.9, 2, True, ()),
+        CardOutcome(0.8, 1, True, (), labelled=False),  # right where its index was too hidden to label
+        CardOutcome(0.7, 1, False, ()),
+    ]
+    assert load_script().right_of_labelled(outcomes) == 1
+
+
 def test_heldout_folder_links_the_decks_and_writes_the_bundled_photos(tmp_path):
     pytest.importorskip("skimage")
     script = load_script()

@@ -41,12 +41,15 @@ STRUCTURAL = ("not_a_card", "corners_disagree", "more_corners", "classifiers_dis
 @dataclass(frozen=True)
 class CardOutcome:
     """One card read in a labelled scene: its raw confidence, how many corner boxes showed it, whether it is
-    right, and the reasons other than a low confidence that the reader gave it."""
+    right, the reasons other than a low confidence that the reader gave it, and whether the scene labels one of
+    its indices (a card read right only at an index too hidden to label is right, but not one of the labelled
+    cards a benchmark counts against)."""
 
     raw: float
     boxes: int
     right: bool
     reasons: tuple[str, ...]
+    labelled: bool = True
 
 
 def scene_label_codes(folder: Path) -> list[str]:
@@ -110,6 +113,7 @@ def read_scenes(
                     len(card.boxes),
                     truth.is_right(card),
                     tuple(r.kind for r in card.review if r.kind in STRUCTURAL),
+                    card.card in truth.codes,
                 )
                 for card in reading.cards
             ]
