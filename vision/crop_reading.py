@@ -108,9 +108,17 @@ def crop_readings(
                 ]
                 firsts.append(first)
             cards[asked] = combine_card_readings(cards[asked], to_card, readings, classifiers.mix)
+    taught_asked = asked_of_taught(detector, classifiers, cards)
+    if len(taught_asked):
+        taught, taught_ids = detector.taught  # type: ignore[misc]  # asked only when it is loaded
+        reading = detector.classify(taught, [crops[i] for i in taught_asked], rotations)
+        cards = normalised_rows(cards)
+        cards[taught_asked] = combine_card_readings(
+            cards[taught_asked], to_card, [(reading, taught_ids)], 1.0 - classifiers.taught_weight
+        )
     if settings.decision.reject_gate > 0:
         cards = normalised_rows(cards)
-    elif partners:
+    elif partners or len(taught_asked):
         cards = cards * (1.0 - rejected)[:, None]
     # (no gate, one classifier: a card's probability is already what the crop is not rejected by)
     ranked = np.argsort(-cards, axis=1)[:, : 1 + runner_ups]
@@ -127,6 +135,15 @@ def chosen_partners(detector: CardIndexDetector, classifiers: ClassifierSettings
     if missing:
         raise ModelError(f"partner classifiers {missing} are not among those loaded: {list(detector.partners)}")
     return [detector.partners[path] for path in classifiers.partners]
+
+
+def asked_of_taught(detector: CardIndexDetector, classifiers: ClassifierSettings, cards: np.ndarray) -> np.ndarray:
+    """The crops (indices) a taught deck's classifier reads: none when it is not set or not loaded, else those
+    whose card probabilities ``cards`` (the other classifiers' combined reading) give the first card less than
+    ``classifiers.taught_below`` of their sum."""
+    if classifiers.taught is None or detector.taught is None or not len(cards):
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(normalised_rows(cards).max(axis=1) < classifiers.taught_below)
 
 
 def asked_of_partners(main: np.ndarray, partners_below: float) -> np.ndarray:

@@ -216,6 +216,14 @@ class CardIndexDetector:
             partner = _reading_classifier(YOLO(str(path), task="classify"))
             ids = np.array(_card_ids_of(dict(partner.names), path, allow_reject=True), dtype=np.int64)
             self.partners[path] = (partner, ids)
+        # a taught deck's own classifier, with the card id of each of its classes (None: none installed)
+        self.taught: tuple[Any, np.ndarray] | None = None
+        if settings.classifiers.taught is not None:
+            taught = _reading_classifier(YOLO(str(settings.classifiers.taught), task="classify"))
+            ids = np.array(
+                _card_ids_of(dict(taught.names), settings.classifiers.taught, allow_reject=True), dtype=np.int64
+            )
+            self.taught = (taught, ids)
 
     def predict_boxes(self, pixels: np.ndarray, imgsz: int, conf: float) -> tuple[np.ndarray, np.ndarray]:
         """The detector's index boxes (N, 4) in ``pixels``' coordinates and their confidences (N,), from ``conf``,

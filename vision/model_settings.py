@@ -81,6 +81,13 @@ class ClassifierSettings:
     # outside the index box painted as paper (``vision.crops.isolate_box``); 0: plain crops
     isolate: float = 0.0
     runner_ups: int = 4  # the next-best cards kept per box (vision/cards.py reads duplicates as them)
+    # a taught deck's own classifier (``ginscore retrain --taught-partner``): fine-tuned from the main one on the
+    # taught decks' crops and "not a card" alone, it reads only the crops the classifiers above read less surely
+    # than ``taught_below`` (the first card's share), its card probabilities weighted ``taught_weight`` in the
+    # geometric mean. The other decks' sure crops never reach it, so what it learns moves their reading little.
+    taught: Path | None = None
+    taught_below: float = 0.5
+    taught_weight: float = 0.34
 
 
 @dataclass(frozen=True)
@@ -183,7 +190,7 @@ SECTIONS: dict[str, type] = {
     "corners": CornerSettings,
 }
 TOP_LEVEL_KEYS = (*SECTIONS, "updated")
-FILE_FIELDS = {("detector", "weights"), ("classifiers", "main"), ("classifiers", "partners")}
+FILE_FIELDS = {("detector", "weights"), ("classifiers", "main"), ("classifiers", "partners"), ("classifiers", "taught")}
 
 # the flat layout of model.json before December 2026: old key -> (section, key); None: a key that was
 # written but never read, dropped
@@ -366,6 +373,7 @@ def read_model_settings(folder: Path | None = None) -> ModelSettings:
             else:
                 values["main"] = folder / CLASSIFIER_FILE if (folder / CLASSIFIER_FILE).exists() else None
             values["partners"] = [_named_file(folder, v, where) for v in values.get("partners", [])]
+            values["taught"] = _named_file(folder, values.get("taught"), where)
         for setting in dataclasses.fields(kind):  # the settings hold tuples where the file has lists
             if setting.name in values and typing.get_origin(_field_type(kind, setting.name)) is tuple:
                 values[setting.name] = tuple(values[setting.name])
@@ -424,9 +432,9 @@ def write_settings_document(folder: Path, document: dict[str, Any]) -> Path:
 
 
 def named_weight_files(document: dict[str, Any]) -> list[str]:
-    """The weights files a validated model.json names (detector, main classifier, partners), in order;
-    the default file names stand for the ones it leaves out."""
+    """The weights files a validated model.json names (detector, main classifier, partners, a taught deck's
+    classifier), in order; the default file names stand for the ones it leaves out."""
     detector = document.get("detector", {}).get("weights", DETECTOR_FILE)
     classifiers = document.get("classifiers", {})
     main = classifiers.get("main", CLASSIFIER_FILE)
-    return [name for name in (detector, main, *classifiers.get("partners", [])) if name]
+    return [name for name in (detector, main, *classifiers.get("partners", []), classifiers.get("taught")) if name]

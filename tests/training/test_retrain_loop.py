@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,29 @@ def test_a_retrain_draws_the_taught_deck_s_crops_directly_beside_its_scenes(tmp_
     assert len(direct) == 60
     none = RetrainConfig(models_dir=tmp_path, hard_negatives=False, taught_crops=0, workers=1, seed=3)
     assert "taught_deck_crops" not in render_training_data(none, tmp_path / "other", 2, [deck], crops=True)
+
+
+@needs_model
+def test_a_taught_deck_classifier_needs_a_taught_deck_and_says_so(tmp_path, capsys):
+    models = copy_models(tmp_path / "models")
+    argv = ["retrain", "--taught-partner", "--models-dir", str(models), "--instance", str(tmp_path / "instance")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--taught-partner teaches the taught decks" in err and "ginscore deck add" in err
+    assert "Traceback" not in err
+    assert read_model_settings(models).classifiers.taught is None  # nothing installed
+
+
+def test_a_taught_deck_classifier_learns_from_the_deck_s_own_crops_in_the_reader_s_channel_order(tmp_path):
+    from vision.training.retrain import RetrainError, draw_taught_crops
+
+    deck = DATASETS_DIR / "decks" / "anglo"
+    config = RetrainConfig(models_dir=tmp_path, taught_crops=1000, workers=1, seed=3)
+    counts = draw_taught_crops(config, tmp_path / "data", [deck], "bgr")
+    assert counts["taught_deck_crops"] == 1000 + 200  # and a val split of the same deck that only picks the epoch
+    train_crops = list((tmp_path / "data" / "crops" / "train").glob("*/*.jpg"))
+    assert len(train_crops) == 1000
+    assert len({path.parent.name for path in train_crops}) >= 45  # the deck's codes, and its own "not a card"
+    assert len(list((tmp_path / "data" / "crops" / "val").glob("*/*.jpg"))) == 200
+    with pytest.raises(RetrainError, match="--taught-crops 500: a taught deck's own classifier needs 1000"):
+        draw_taught_crops(replace(config, taught_crops=500), tmp_path / "more", [deck], "bgr")

@@ -516,3 +516,58 @@ def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_aske
     for part, of_every, of_alone in zip(between, every, alone, strict=True):
         assert np.allclose(part[asked], of_every[asked], atol=1e-6), "an unsure crop: every classifier"
         assert np.allclose(part[~asked], of_alone[~asked]), "a sure crop: the main classifier alone"
+
+
+def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_of(tmp_path):
+    """classifiers.taught (``ginscore retrain --taught-partner``): asked below ``taught_below``, weighed
+    ``taught_weight``; a models folder names it in model.json, and a retrain's rollback keeps it."""
+    import shutil
+    from dataclasses import replace
+
+    import cv2
+
+    from vision.detections import read_yolo_labels
+    from vision.detector import load_detector
+    from vision.probabilities import normalised_rows
+    from vision.training.retrain import model_files
+
+    for path in DEFAULT_MODELS_DIR.iterdir():
+        if path.is_file() and path.suffix in (".pt", ".json"):
+            shutil.copy2(path, tmp_path / path.name)
+    # a classifier unlike the main one stands for a taught deck's: the 52-card partner
+    shutil.copy2(DEFAULT_MODELS_DIR / "card_index_partner_classifier_52.pt", tmp_path / "taught.pt")
+    document = json.loads((tmp_path / "model.json").read_text())
+    document["classifiers"].update(taught="taught.pt", taught_below=1.01, taught_weight=1.0)
+    (tmp_path / "model.json").write_text(json.dumps(document))
+    assert "taught.pt" in model_files(tmp_path)
+    taught = load_detector(tmp_path)
+    assert taught.settings.classifiers.taught == tmp_path / "taught.pt" and taught.taught is not None
+
+    real_val = DEFAULT_MODELS_DIR.parent / "datasets" / "real" / "real-val"
+    image = cv2.imread(str(real_val / "images" / "deal1.jpg"))
+    classes = (real_val / "classes.txt").read_text().split()
+    labels = read_yolo_labels(real_val / "labels" / "deal1.txt", classes, (image.shape[1], image.shape[0]))
+    boxes = labels.xyxy[:24]
+    settings = taught.settings
+    never = replace(settings, classifiers=replace(settings.classifiers, taught_below=0.0))
+    shipped = before_gate(load_detector(), load_detector().settings, image, boxes)
+    assert all(np.allclose(a, b) for a, b in zip(before_gate(taught, never, image, boxes), shipped, strict=True))
+
+    # asked about every crop, and alone (weight 1): each crop's first card is the taught classifier's own
+    crops = crops_of(taught, image, boxes, settings.classifiers)[0]
+    model, ids = taught.taught
+    own = taught.classify(model, crops, settings.classifiers.rotations)
+    every = before_gate(taught, settings, image, boxes)
+    assert (every[0][:, 0] == ids[np.argmax(own, axis=1)]).all()
+    assert np.allclose(every[1][:, 0], normalised_rows(own).max(axis=1), atol=1e-6)
+    assert not np.allclose(every[1][:, 0], shipped[1][:, 0]), "the stand-in is not as sure as the shipped ones"
+
+    # asked below a level: a crop the others read surely keeps their reading
+    sure = normalised_rows(shipped[1]).max(axis=1)
+    level = float(np.median(sure))
+    between = replace(settings, classifiers=replace(settings.classifiers, taught_below=level, taught_weight=0.34))
+    part = before_gate(taught, between, image, boxes)
+    asked = sure < level
+    assert 0 < asked.sum() < len(boxes)
+    assert (part[0][~asked] == shipped[0][~asked]).all() and np.allclose(part[1][~asked], shipped[1][~asked])
+    assert not np.allclose(part[1][asked], shipped[1][asked])

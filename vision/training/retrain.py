@@ -45,6 +45,7 @@ from vision.model_settings import (
     read_model_settings,
     read_settings_document,
     settings_path,
+    write_settings_document,
 )
 from vision.paths import DATASETS_DIR
 from vision.paths import models_dir as default_models_dir
@@ -79,6 +80,14 @@ TAUGHT_CROPS_PER_HOUR = 40_000
 # The classifier's fine-tuning learning rate: ``ginscore train``'s 0.0004 lost real-val cards on a fine-tune
 # (docs/experiments/reading-settings-history.md).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
+# --taught-partner: the taught decks' own classifier, the main one fine-tuned on their drawn crops alone (their
+# indices, and "not a card" of their pictures and pips); it moves no other classifier, so a higher rate is safe.
+# Measured on the held-out bonded deck (docs/experiments/session-25-*.md).
+TAUGHT_PARTNER_FILE = "taught_deck_classifier.pt"
+TAUGHT_PARTNER_CROPS = 30_000
+TAUGHT_PARTNER_LR0 = 0.0005
+TAUGHT_PARTNER_VAL_SHARE = 0.03  # of the taught crops, drawn again as a val split (it only picks the epoch)
+TAUGHT_PART = "taught deck classifier"  # the report's name of what --taught-partner trains
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
 LOCK_FILE = "running.pid"
@@ -119,6 +128,9 @@ class RetrainConfig:
     distill: float = 1.0  # > 0: hold each classifier to what it read before (train.KeepWhatItReads)
     step: float = 1.0  # how far each classifier's weights move from the start to the fine-tune (train.step_toward)
     taught_crops: int | None = None  # a taught deck's directly drawn crops (default TAUGHT_CROPS_PER_HOUR x hours)
+    # teach the taught decks to a classifier of their own, asked only about the crops the others are unsure of,
+    # instead of fine-tuning every classifier on scenes (no scenes, no drift of the other decks' reading)
+    taught_partner: bool = False
     work_dir: Path | None = None
     status_path: Path | None = None
     progress_bar: bool = True
@@ -628,6 +640,15 @@ def planned_stages(
 ) -> list[tuple[str, float]]:
     """The retrain's stages and the minutes each is expected to take (the progress bar's plan)."""
     train_minutes = config.hours * 60
+    if TAUGHT_PART in parts:  # crops drawn at about 500 a second on two cores
+        draw_minutes = (config.taught_crops or TAUGHT_PARTNER_CROPS) * (1 + TAUGHT_PARTNER_VAL_SHARE) / 30_000
+        return [
+            ("measure before", 0.1 * train_minutes + 0.5),
+            ("draw crops", draw_minutes),
+            ("train classifier", train_minutes),
+            ("measure after", 0.1 * train_minutes + 0.5),
+            ("install", 0.1),
+        ]
     render_minutes = scenes / 600 + 0.2
     if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
         render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
@@ -727,8 +748,18 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
     progress = None
     try:
         collected = examples.summary(config.instance)
-        parts = _parts(config, collected["detector_photos"], settings.classifiers.main is not None)
         deck_paths = _taught_deck_paths(config)
+        if config.taught_partner:
+            if settings.classifiers.main is None:
+                raise RetrainError("--taught-partner starts from the main crop classifier, and none is installed")
+            if not deck_paths:
+                raise RetrainError(
+                    "--taught-partner teaches the taught decks, and there is none complete: teach one first "
+                    "(ginscore deck add), or name it with --deck"
+                )
+            parts: tuple[str, ...] = (TAUGHT_PART,)
+        else:
+            parts = _parts(config, collected["detector_photos"], settings.classifiers.main is not None)
         sets = tuple(config.eval_sets if config.eval_sets is not None else default_eval_sets())
         held_out = examples.write_held_out_folder(config.instance, work / "held-out") if config.held_out else None
         if held_out is not None:
@@ -753,20 +784,27 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
 
         before = measured(models_dir, "before", "the installed models")
 
-        progress.begin("render scenes", f"rendering {scenes} scenes")
-        t = time.time()
         data = work / "data"
-        data_counts: dict[str, Any] = render_training_data(
-            config,
-            data,
-            scenes,
-            deck_paths,
-            crops="classifier" in parts,
-            progress=lambda f: progress.update(f, "rendering scenes"),
-        )
-        data_counts["examples"] = examples.add_to_dataset(
-            config.instance, data, detector="detector" in parts, crops="classifier" in parts
-        )
+        t = time.time()
+        data_counts: dict[str, Any]
+        if TAUGHT_PART in parts:
+            progress.begin("draw crops", "drawing the taught decks' index crops")
+            data_counts = draw_taught_crops(config, data, deck_paths, settings.classifiers.channels)
+            scenes = 0
+        else:
+            progress.begin("render scenes", f"rendering {scenes} scenes")
+            rendered: dict[str, Any] = render_training_data(
+                config,
+                data,
+                scenes,
+                deck_paths,
+                crops="classifier" in parts,
+                progress=lambda f: progress.update(f, "rendering scenes"),
+            )
+            rendered["examples"] = examples.add_to_dataset(
+                config.instance, data, detector="detector" in parts, crops="classifier" in parts
+            )
+            data_counts = rendered
         timings["render_min"] = (time.time() - t) / 60
 
         trained: dict[str, Path] = {}
@@ -787,9 +825,21 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             )
             channels, _, _ = train.classifier_channel_order(trained["classifier"], data / "crops" / "val")
             timings["train_classifier_min"] = (time.time() - t) / 60
+        if TAUGHT_PART in parts:
+            progress.begin("train classifier", "teaching the taught decks' own classifier")
+            t = time.time()
+            assert settings.classifiers.main is not None  # checked before anything ran
+            trained_partners[TAUGHT_PARTNER_FILE] = _train_taught_partner(
+                config, data, runs, settings.classifiers.main, settings.classifiers.channels, progress
+            )
+            timings["train_classifier_min"] = (time.time() - t) / 60
 
         candidate = work / "candidate"
         make_candidate(models_dir, candidate, trained, channels, trained_partners)
+        if TAUGHT_PART in parts:
+            document = read_settings_document(candidate)
+            document.setdefault("classifiers", {})["taught"] = TAUGHT_PARTNER_FILE
+            write_settings_document(candidate, document)
         after = measured(candidate, "after", "the new models")
 
         progress.begin("install", "deciding")
@@ -806,8 +856,8 @@ def retrain(config: RetrainConfig) -> dict[str, Any]:
             "finished": time.strftime("%Y-%m-%d %H:%M:%S"),
             "models_dir": str(models_dir),
             "work_dir": str(work),
-            "parts": list(trained),
-            "partners_trained": list(trained_partners),
+            "parts": list(trained) + [part for part in parts if part == TAUGHT_PART],
+            "partners_trained": [name for name in trained_partners if name != TAUGHT_PARTNER_FILE],
             "distill": config.distill,
             "step": config.step,
             "hours": config.hours,
@@ -923,6 +973,48 @@ def render_training_data(
     return counts
 
 
+def draw_taught_crops(config: RetrainConfig, data: Path, deck_paths: list[Path], channels: str) -> dict[str, Any]:
+    """The taught decks' index crops drawn directly into ``data/crops`` (``--taught-crops``, default
+    ``TAUGHT_PARTNER_CROPS``; their "not a card" crops are their own pictures and pips), in the main classifier's
+    channel order, with a small val split of the same decks that only picks the epoch."""
+    seed = config.seed if config.seed is not None else int(time.time()) % 1_000_000
+    wanted = config.taught_crops if config.taught_crops is not None else TAUGHT_PARTNER_CROPS
+    if wanted < 1000:
+        raise RetrainError(f"--taught-crops {wanted}: a taught deck's own classifier needs 1000 crops or more")
+    crop_set = CropSet(
+        data / "crops",
+        wanted,
+        val=max(200, int(wanted * TAUGHT_PARTNER_VAL_SHARE)),
+        seed=seed + 2,
+        decks=tuple(deck_paths),
+        bgr=channels == "bgr",
+    )
+    drawn = generate_crops(crop_set, config.workers, progress=None)
+    return {"taught_deck_crops": int(drawn["crops"]), "seed": seed}
+
+
+def _train_taught_partner(
+    config: RetrainConfig, data: Path, runs: Path, main: Path, channels: str, progress: Progress
+) -> Path:
+    """The taught decks' own classifier: the main one fine-tuned on their crops alone for ``config.hours``."""
+    run = replace(
+        train.CLASSIFIER_RUN,
+        epochs=100,
+        batch=max(config.batch, 64),
+        name="taught-partner",
+        device="cpu",
+        hours=config.hours,
+        weights=str(main),
+        workers=min(2, config.workers),
+        project=runs,
+        models_dir=Path(config.models_dir),
+        callbacks=_progress_callbacks(progress, config.hours, "taught decks' classifier"),
+    )
+    return train.train_classifier(
+        data / "crops", run, lr0=TAUGHT_PARTNER_LR0, keep_classes=True, crops_channels=channels
+    )
+
+
 def make_candidate(
     models_dir: Path,
     candidate: Path,
@@ -1016,6 +1108,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         help=f"index crops of the taught decks drawn directly beside their scenes (default {TAUGHT_CROPS_PER_HOUR:,} "
         "per hour of --hours; 0: none)",
     )
+    parser.add_argument(
+        "--taught-partner",
+        action="store_true",
+        help="teach the taught decks to a classifier of their own, asked only about the crops the others read "
+        "unsurely, instead of fine-tuning every classifier on scenes: minutes, and the other decks read as "
+        f"before (default --taught-crops {TAUGHT_PARTNER_CROPS:,})",
+    )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
     parser.add_argument("--no-clutter", action="store_true", help="do not measure on real-clutter (faster)")
@@ -1101,6 +1200,7 @@ def run_retrain(args: argparse.Namespace) -> int:
         distill=args.distill,
         step=args.step,
         taught_crops=args.taught_crops,
+        taught_partner=args.taught_partner,
         work_dir=args.work_dir,
         progress_bar=not args.quiet,
         partners=args.partners,
@@ -1114,7 +1214,12 @@ def format_report(report: dict[str, Any]) -> str:
     lines = [
         f"retrained {', '.join(report['parts'])}"
         + (f" and {len(report['partners_trained'])} partner classifiers" if report.get("partners_trained") else "")
-        + f" in {report['minutes']} min ({report['scenes']} scenes"
+        + f" in {report['minutes']} min ("
+        + (
+            f"{report['scenes']} scenes"
+            if report["scenes"]
+            else f"{report['data'].get('taught_deck_crops', 0):,} crops"
+        )
         + (f", taught decks {', '.join(report['taught_decks'])}" if report["taught_decks"] else "")
         + f", {report['collected']['photos']} collected photos)"
     ]
