@@ -29,7 +29,8 @@ bp = Blueprint("training", __name__)
 
 DEFAULT_HOURS = f"{learning.retrain.DEFAULT_HOURS:g}"  # the retrain's default budget
 RETRAIN_HOURS = tuple(sorted({"0.17", "0.25", "0.5", "1", "2", DEFAULT_HOURS}, key=float))
-RETRAIN_PARTS = ("auto", "classifier", "both")
+# what a retrain teaches: "taught" is the taught decks' own classifier (``ginscore retrain --taught-partner``)
+RETRAIN_PARTS = ("auto", "classifier", "both", "taught")
 _models_seen: dict[str, float] = {}
 
 
@@ -73,8 +74,7 @@ def retrain_command(hours: str, part: str, clutter: bool) -> list[str]:
         str(models_folder()),
         "--hours",
         hours,
-        "--part",
-        part,
+        *(["--taught-partner"] if part == "taught" else ["--part", part]),
     ]
     if not clutter:
         command.append("--no-clutter")

@@ -105,6 +105,19 @@ def test_the_page_starts_one_retrain_in_the_background(app, client, monkeypatch,
     assert len(started) == 1  # refused: not one of the choices
 
 
+def test_the_page_starts_a_retrain_of_the_taught_decks_own_classifier(app, client, monkeypatch, tmp_path):
+    started = []
+    monkeypatch.setattr(training, "start_retrain", lambda command, folder: started.append(command) or os.getpid())
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "card_index_detector.pt").write_bytes(b"weights")
+    app.config["MODEL_PATH"] = str(models)
+    assert "your taught decks only: their own reader" in client.get("/training").data.decode()
+    response = client.post("/training/retrain", data={"hours": "0.17", "part": "taught", "clutter": "1"})
+    assert response.status_code == 303 and len(started) == 1
+    assert "--taught-partner" in started[0] and "--part" not in started[0] and "--no-clutter" not in started[0]
+
+
 def test_the_page_shows_progress_and_the_last_report(app, client):
     from vision.training.retrain import write_json
 
