@@ -112,7 +112,7 @@ def test_the_page_starts_a_retrain_of_the_taught_decks_own_classifier(app, clien
     models.mkdir()
     (models / "card_index_detector.pt").write_bytes(b"weights")
     app.config["MODEL_PATH"] = str(models)
-    assert "your taught decks only: their own reader" in client.get("/training").data.decode()
+    assert "taught decks: their own reader" in client.get("/training").data.decode()
     response = client.post("/training/retrain", data={"hours": "0.17", "part": "taught", "clutter": "1"})
     assert response.status_code == 303 and len(started) == 1
     assert "--taught-partner" in started[0] and "--part" not in started[0] and "--no-clutter" not in started[0]
@@ -165,6 +165,25 @@ def test_the_page_shows_progress_and_the_last_report(app, client):
     assert "Last retrain: installed" in page and "343/345" in page and "340/345" in page
     assert "<li>taught deck mine: 18 -&gt; 20 of 21 cards right, 2 -&gt; 0 wrong</li>" in page
     assert "Start retraining" in page and 'http-equiv="refresh"' not in page
+    assert "300 new scenes (half with mine)" in page
+    write_json(
+        folder / "last.json",
+        {
+            "decision": "refused: real-clutter: 3 -> 4 false cards",
+            "finished": "2026-12-04 18:37",
+            "parts": ["taught deck classifier"],
+            "minutes": 18.2,
+            "scenes": 0,
+            "data": {"taught_deck_crops": 30900},
+            "taught_decks": ["mine"],
+            "collected": {"photos": 0},
+            "before": {"real-val": numbers},
+            "after": {"real-val": numbers},
+        },
+    )
+    page = client.get("/training").data.decode()
+    assert "taught deck classifier · 18.2 min" in page and "30,900 index crops of mine" in page
+    assert "new scenes" not in page
 
 
 def test_the_page_rolls_back_a_retrain(app, client, tmp_path):
