@@ -209,3 +209,58 @@ def test_a_taught_deck_classifier_learns_from_the_deck_s_own_crops_in_the_reader
     assert len(list((tmp_path / "data" / "crops" / "val").glob("*/*.jpg"))) == 200
     with pytest.raises(RetrainError, match="--taught-crops 500: a taught deck's own classifier needs 1000"):
         draw_taught_crops(replace(config, taught_crops=500), tmp_path / "more", [deck], "bgr")
+
+
+@pytest.mark.slow
+@needs_model
+def test_a_taught_deck_s_own_classifier_is_taught_measured_and_decided_leaving_the_others_as_they_are(tmp_path):
+    import cv2
+
+    from vision.training.retrain import TAUGHT_PARTNER_FILE
+
+    models = copy_models(tmp_path / "models")
+    shipped = digests(models)
+    instance = tmp_path / "instance"
+    shutil.copytree(DATASETS_DIR / "decks" / "anglo", instance / "decks" / "mine")  # a deck of 52 faces
+    measuring = tmp_path / "measure"
+    (measuring / "images").mkdir(parents=True)
+    (measuring / "labels").mkdir()
+    (measuring / "classes.txt").write_text("\n".join(CARD_CODES) + "\n")
+    scene = render_photos(1, seed=22)[0]
+    height, width = scene.image.shape[:2]
+    cv2.imwrite(str(measuring / "images" / "p0.jpg"), scene.image)
+    (measuring / "labels" / "p0.txt").write_text(
+        "".join(
+            f"{CARD_CODES.index(label.code)} {(label.box[0] + label.box[2]) / 2 / width:.5f} "
+            f"{(label.box[1] + label.box[3]) / 2 / height:.5f} {(label.box[2] - label.box[0]) / width:.5f} "
+            f"{(label.box[3] - label.box[1]) / height:.5f}\n"
+            for label in scene.labels
+        )
+    )
+    config = RetrainConfig(
+        models_dir=models,
+        instance=instance,
+        hours=0.002,
+        taught_partner=True,
+        taught_crops=1000,
+        workers=1,
+        seed=3,
+        progress_bar=False,
+        eval_sets=(EvalSet("rendered", measuring, "labelled"),),
+        eval_imgsz=640,
+    )
+    report = retrain(config)
+    assert report["parts"] == ["taught deck classifier"] and report["partners_trained"] == []
+    assert report["scenes"] == 0 and report["data"]["taught_deck_crops"] == 1200 and report["taught_decks"] == ["mine"]
+    candidate = Path(report["work_dir"]) / "candidate"
+    assert read_model_settings(candidate).classifiers.taught == candidate / TAUGHT_PARTNER_FILE
+    assert classifier_classes(candidate / TAUGHT_PARTNER_FILE) == classifier_classes(models / CLASSIFIER_FILE)
+    after = digests(candidate)
+    assert all(after[name] == digest for name, digest in shipped.items() if name.endswith(".pt")), "none moved"
+    assert report["installed"] == decide(report["before"], report["after"], config.tolerance)[0]
+    if report["installed"]:
+        assert read_model_settings(models).classifiers.taught == models / TAUGHT_PARTNER_FILE
+        assert main(["retrain", "--rollback", "--models-dir", str(models)]) == 0
+        assert read_model_settings(models).classifiers.taught is None
+    else:
+        assert digests(models) == shipped, "refused: the installed models are untouched"

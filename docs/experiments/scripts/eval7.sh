@@ -1,0 +1,14 @@
+# eval7.sh WEIGHTS: crops-run7's checks (session 25), lean: the reader with WEIGHTS as its one classifier; webcam
+# frames, real-val, real-clutter and the held-out benchmark (seed 39, 450 scenes, as session 24's ledger rows).
+set -x
+cd /work/main
+export OMP_WAIT_POLICY=PASSIVE
+W=$1; O=/work/ev7; mkdir -p $O
+.venv/bin/python docs/experiments/scripts/make_models.py $W $O/c7
+M=$O/c7-alone
+.venv/bin/python docs/experiments/scripts/frame_steadiness.py $M > $O/frames.log 2>&1
+.venv/bin/ginscore eval datasets/real/real-val --models $M > $O/val.log 2>&1
+.venv/bin/ginscore eval datasets/real/real-clutter --models $M > $O/clutter.log 2>&1
+date
+.venv/bin/python benchmarks/heldout_decks.py --seed 39 --scenes 450 --out /work/hd450 --models $M > $O/hd450.log 2>&1
+date
