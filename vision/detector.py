@@ -181,6 +181,14 @@ def classify_crops(classifier: Any, crops: list[np.ndarray], channels: str = "bg
     return output.float().cpu().numpy().astype(np.float64)
 
 
+def _classifier_with_card_ids(path: Path) -> tuple[Any, np.ndarray]:
+    """A partner classifier loaded for reading, with the card id of each of its classes."""
+    from ultralytics import YOLO
+
+    classifier = _reading_classifier(YOLO(str(path), task="classify"))
+    return classifier, np.array(_card_ids_of(dict(classifier.names), path, allow_reject=True), dtype=np.int64)
+
+
 class CardIndexDetector:
     """The loaded models: the index detector, the main crop classifier and its partners."""
 
@@ -213,17 +221,10 @@ class CardIndexDetector:
         # each partner classifier by its file, with the card id of each of its classes
         self.partners: dict[Path, tuple[Any, np.ndarray]] = {}
         for path in settings.classifiers.partners:
-            partner = _reading_classifier(YOLO(str(path), task="classify"))
-            ids = np.array(_card_ids_of(dict(partner.names), path, allow_reject=True), dtype=np.int64)
-            self.partners[path] = (partner, ids)
+            self.partners[path] = _classifier_with_card_ids(path)
         # a taught deck's own classifier, with the card id of each of its classes (None: none installed)
-        self.taught: tuple[Any, np.ndarray] | None = None
-        if settings.classifiers.taught is not None:
-            taught = _reading_classifier(YOLO(str(settings.classifiers.taught), task="classify"))
-            ids = np.array(
-                _card_ids_of(dict(taught.names), settings.classifiers.taught, allow_reject=True), dtype=np.int64
-            )
-            self.taught = (taught, ids)
+        taught = settings.classifiers.taught
+        self.taught: tuple[Any, np.ndarray] | None = _classifier_with_card_ids(taught) if taught else None
 
     def predict_boxes(self, pixels: np.ndarray, imgsz: int, conf: float) -> tuple[np.ndarray, np.ndarray]:
         """The detector's index boxes (N, 4) in ``pixels``' coordinates and their confidences (N,), from ``conf``,

@@ -44,6 +44,27 @@ def render_photos(count: int, seed: int, imgsz: int = 960):
     return [make_scene(config, assets, i)[1] for i in range(count)]
 
 
+def write_measuring_set(folder: Path, scenes) -> Path:
+    """Rendered photos with their labelled index boxes in real-val's layout (images/, labels/, classes.txt)."""
+    import cv2
+
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    (folder / "classes.txt").write_text("\n".join(CARD_CODES) + "\n")
+    for k, scene in enumerate(scenes):
+        height, width = scene.image.shape[:2]
+        cv2.imwrite(str(folder / "images" / f"p{k}.jpg"), scene.image)
+        (folder / "labels" / f"p{k}.txt").write_text(
+            "".join(
+                f"{CARD_CODES.index(label.code)} {(label.box[0] + label.box[2]) / 2 / width:.5f} "
+                f"{(label.box[1] + label.box[3]) / 2 / height:.5f} {(label.box[2] - label.box[0]) / width:.5f} "
+                f"{(label.box[3] - label.box[1]) / height:.5f}\n"
+                for label in scene.labels
+            )
+        )
+    return folder
+
+
 def numbers(right, labelled, read):
     return {"right": right, "labelled": labelled, "read": read, "recall": right / labelled, "precision": right / read}
 
@@ -82,20 +103,7 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeyp
     assert collected["photos"] >= 3 and collected["boxes"] > 10
 
     # the measuring set: two more rendered photos with their labels (real-val's layout)
-    measuring = tmp_path / "measure"
-    (measuring / "images").mkdir(parents=True)
-    (measuring / "labels").mkdir()
-    (measuring / "classes.txt").write_text("\n".join(CARD_CODES) + "\n")
-    for k, scene in enumerate(render_photos(2, seed=22)):
-        height, width = scene.image.shape[:2]
-        cv2.imwrite(str(measuring / "images" / f"p{k}.jpg"), scene.image)
-        (measuring / "labels" / f"p{k}.txt").write_text(
-            "".join(
-                f"{CARD_CODES.index(label.code)} {(label.box[0] + label.box[2]) / 2 / width:.5f} {(label.box[1] + label.box[3]) / 2 / height:.5f} "
-                f"{(label.box[2] - label.box[0]) / width:.5f} {(label.box[3] - label.box[1]) / height:.5f}\n"
-                for label in scene.labels
-            )
-        )
+    measuring = write_measuring_set(tmp_path / "measure", render_photos(2, seed=22))
 
     config = RetrainConfig(
         models_dir=models,
@@ -214,7 +222,6 @@ def test_a_taught_deck_classifier_learns_from_the_deck_s_own_crops_in_the_reader
 @pytest.mark.slow
 @needs_model
 def test_a_taught_deck_s_own_classifier_is_taught_measured_and_decided_leaving_the_others_as_they_are(tmp_path):
-    import cv2
 
     from vision.training.retrain import TAUGHT_PARTNER_FILE
 
@@ -222,21 +229,7 @@ def test_a_taught_deck_s_own_classifier_is_taught_measured_and_decided_leaving_t
     shipped = digests(models)
     instance = tmp_path / "instance"
     shutil.copytree(DATASETS_DIR / "decks" / "anglo", instance / "decks" / "mine")  # a deck of 52 faces
-    measuring = tmp_path / "measure"
-    (measuring / "images").mkdir(parents=True)
-    (measuring / "labels").mkdir()
-    (measuring / "classes.txt").write_text("\n".join(CARD_CODES) + "\n")
-    scene = render_photos(1, seed=22)[0]
-    height, width = scene.image.shape[:2]
-    cv2.imwrite(str(measuring / "images" / "p0.jpg"), scene.image)
-    (measuring / "labels" / "p0.txt").write_text(
-        "".join(
-            f"{CARD_CODES.index(label.code)} {(label.box[0] + label.box[2]) / 2 / width:.5f} "
-            f"{(label.box[1] + label.box[3]) / 2 / height:.5f} {(label.box[2] - label.box[0]) / width:.5f} "
-            f"{(label.box[3] - label.box[1]) / height:.5f}\n"
-            for label in scene.labels
-        )
-    )
+    measuring = write_measuring_set(tmp_path / "measure", render_photos(1, seed=22))
     config = RetrainConfig(
         models_dir=models,
         instance=instance,

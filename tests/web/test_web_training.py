@@ -84,14 +84,20 @@ def test_a_broken_reading_never_loses_the_hand(app, client):
         assert len(store.get_hands(game_id)) == 1
 
 
-def test_the_page_starts_one_retrain_in_the_background(app, client, monkeypatch, tmp_path):
+def retrains_started(app, monkeypatch, models):
+    """The commands of the retrains the page starts, from a models folder with a detector file."""
     started = []
     # the retrain's process: this one stands in (alive), as the real one takes seconds to hold its lock
     monkeypatch.setattr(training, "start_retrain", lambda command, folder: started.append(command) or os.getpid())
-    models = tmp_path / "models"
     models.mkdir()
     (models / "card_index_detector.pt").write_bytes(b"weights")
     app.config["MODEL_PATH"] = str(models)
+    return started
+
+
+def test_the_page_starts_one_retrain_in_the_background(app, client, monkeypatch, tmp_path):
+    models = tmp_path / "models"
+    started = retrains_started(app, monkeypatch, models)
     response = client.post("/training/retrain", data={"hours": "0.25", "part": "classifier"})
     assert response.status_code == 303 and len(started) == 1
     command = started[0]
@@ -106,12 +112,7 @@ def test_the_page_starts_one_retrain_in_the_background(app, client, monkeypatch,
 
 
 def test_the_page_starts_a_retrain_of_the_taught_decks_own_classifier(app, client, monkeypatch, tmp_path):
-    started = []
-    monkeypatch.setattr(training, "start_retrain", lambda command, folder: started.append(command) or os.getpid())
-    models = tmp_path / "models"
-    models.mkdir()
-    (models / "card_index_detector.pt").write_bytes(b"weights")
-    app.config["MODEL_PATH"] = str(models)
+    started = retrains_started(app, monkeypatch, tmp_path / "models")
     assert "taught decks: their own reader" in client.get("/training").data.decode()
     response = client.post("/training/retrain", data={"hours": "0.17", "part": "taught", "clutter": "1"})
     assert response.status_code == 303 and len(started) == 1

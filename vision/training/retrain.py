@@ -640,22 +640,18 @@ def planned_stages(
 ) -> list[tuple[str, float]]:
     """The retrain's stages and the minutes each is expected to take (the progress bar's plan)."""
     train_minutes = config.hours * 60
+    measuring = 0.1 * train_minutes + 0.5
     if TAUGHT_PART in parts:  # crops drawn at about 500 a second on two cores
         draw_minutes = (config.taught_crops or TAUGHT_PARTNER_CROPS) * (1 + TAUGHT_PARTNER_VAL_SHARE) / 30_000
-        return [
-            ("measure before", 0.1 * train_minutes + 0.5),
-            ("draw crops", draw_minutes),
-            ("train classifier", train_minutes),
-            ("measure after", 0.1 * train_minutes + 0.5),
-            ("install", 0.1),
-        ]
-    render_minutes = scenes / 600 + 0.2
-    if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
-        render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
-    stages = [("measure before", 0.1 * train_minutes + 0.5), ("render scenes", render_minutes)]
-    stages += [("train detector", hours_detector * 60)] if hours_detector else []
-    stages += [("train classifier", hours_classifier * 60)] if hours_classifier else []
-    return stages + [("measure after", 0.1 * train_minutes + 0.5), ("install", 0.1)]
+        making = [("draw crops", draw_minutes), ("train classifier", train_minutes)]
+    else:
+        render_minutes = scenes / 600 + 0.2
+        if "classifier" in parts and config.hard_negatives:  # mining: about 130 no-card tables a minute here
+            render_minutes += scenes * NO_CARD_TABLES_PER_SCENE / 130 + scenes * MINED_SCENE_SHARE / 400
+        making = [("render scenes", render_minutes)]
+        making += [("train detector", hours_detector * 60)] if hours_detector else []
+        making += [("train classifier", hours_classifier * 60)] if hours_classifier else []
+    return [("measure before", measuring), *making, ("measure after", measuring), ("install", 0.1)]
 
 
 def _train_detector(
