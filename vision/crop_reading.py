@@ -114,7 +114,10 @@ def crop_readings(
         reading = detector.classify(taught, [crops[i] for i in taught_asked], rotations)
         cards = normalised_rows(cards)
         cards[taught_asked] = combine_card_readings(
-            cards[taught_asked], to_card, [(reading, taught_ids)], 1.0 - classifiers.taught_weight
+            cards[taught_asked],
+            to_card,
+            [(reading, taught_ids)],
+            1.0 - taught_weights(reading, taught_ids, classifiers.taught_weight),
         )
     if settings.decision.reject_gate > 0:
         cards = normalised_rows(cards)
@@ -144,6 +147,18 @@ def asked_of_taught(detector: CardIndexDetector, classifiers: ClassifierSettings
     if classifiers.taught is None or detector.taught is None or not len(cards):
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(normalised_rows(cards).max(axis=1) < classifiers.taught_below)
+
+
+def taught_weights(reading: np.ndarray, taught_ids: np.ndarray, taught_weight: float) -> np.ndarray:
+    """The weight of a taught deck's classifier in each crop's reading: ``taught_weight`` times the share it
+    does not give to its "not a card" class. That class also learned other decks' cards (``ginscore retrain
+    --taught-partner``), so a crop of another deck, or no card, is left to the other classifiers instead of
+    being pushed to the taught deck's nearest card.
+
+    >>> taught_weights(np.array([[0.7, 0.2, 0.1], [0.0, 0.2, 0.8]]), np.array([0, 1, NOT_A_CARD]), 0.5).round(2).tolist()
+    [0.45, 0.1]
+    """
+    return taught_weight * (1.0 - not_a_card_probability(reading, taught_ids))
 
 
 def asked_of_partners(main: np.ndarray, partners_below: float) -> np.ndarray:
@@ -214,11 +229,14 @@ def not_a_card_probability(probabilities: np.ndarray, card_ids: np.ndarray) -> n
 
 
 def combine_card_readings(
-    main: np.ndarray, main_ids: np.ndarray, partners: list[tuple[np.ndarray, np.ndarray]], main_weight: float
+    main: np.ndarray,
+    main_ids: np.ndarray,
+    partners: list[tuple[np.ndarray, np.ndarray]],
+    main_weight: float | np.ndarray,
 ) -> np.ndarray:
     """Several classifiers' card probabilities as one (in ``main_ids`` order): their weighted geometric
     mean, each first normalised over the cards (a partner's "not a card" class is left out), the main
-    one weighted ``main_weight`` and the ``partners`` (probabilities, card id of each column) sharing
+    one weighted ``main_weight`` (a number, or one a crop) and the ``partners`` (probabilities, card id of each column) sharing
     the rest equally; renormalised to sum to one per crop.
 
     >>> combine_card_readings(np.array([[0.6, 0.2]]), np.array([0, 1]), [(np.array([[0.2, 0.8]]), np.array([1, 0]))], 0.5).round(3).tolist()
@@ -226,7 +244,12 @@ def combine_card_readings(
     >>> partners = [(np.array([[0.2, 0.8]]), np.array([1, 0])), (np.array([[0.5, 0.3, 0.2]]), np.array([0, 1, NOT_A_CARD]))]
     >>> combine_card_readings(np.array([[0.6, 0.2]]), np.array([0, 1]), partners, 0.5).round(3).tolist()
     [[0.736, 0.264]]
+    >>> two = np.array([[0.6, 0.4], [0.6, 0.4]])  # one weight a crop: the second crop is the main one's alone
+    >>> combine_card_readings(two, np.array([0, 1]), [(two[:, ::-1], np.array([0, 1]))], np.array([0.5, 1.0])).round(3).tolist()
+    [[0.5, 0.5], [0.6, 0.4]]
     """
+    if isinstance(main_weight, np.ndarray):  # one weight a crop
+        main_weight = main_weight.reshape(-1, 1)
     readings, weights = [normalised_rows(main)], [main_weight]
     for partner, partner_ids in partners:
         column_of = {int(card): k for k, card in enumerate(partner_ids)}

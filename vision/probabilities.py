@@ -21,7 +21,7 @@ def normalised_rows(probabilities: np.ndarray) -> np.ndarray:
     return probabilities / np.maximum(probabilities.sum(axis=1, keepdims=True), SUM_FLOOR)
 
 
-def geometric_mean(readings: Sequence[np.ndarray], weights: Sequence[float]) -> np.ndarray:
+def geometric_mean(readings: Sequence[np.ndarray], weights: Sequence[float | np.ndarray]) -> np.ndarray:
     """Several readings (each (N, classes), the same classes in the same columns) as one: their weighted
     geometric mean, renormalised to sum to one per row.
 

@@ -211,10 +211,17 @@ def test_a_taught_deck_classifier_learns_from_the_deck_s_own_crops_in_the_reader
     config = RetrainConfig(models_dir=tmp_path, taught_crops=1000, workers=1, seed=3)
     counts = draw_taught_crops(config, tmp_path / "data", [deck], "bgr")
     assert counts["taught_deck_crops"] == 1000 + 200  # and a val split of the same deck that only picks the epoch
-    train_crops = list((tmp_path / "data" / "crops" / "train").glob("*/*.jpg"))
+    # and other decks' crops, every one labelled "not a card" (its "not my deck")
+    assert counts["other_deck_crops"] == 400 + 80
+    crops = tmp_path / "data" / "crops"
+    others = list(crops.glob("*/none/other_*"))
+    assert len(others) == 480 and len(list(crops.glob("val/none/other_*"))) == 80
+    assert len({path.name.split("_")[1] for path in others}) >= 45  # cards of every code, and their "not a card"
+    train_crops = [path for path in crops.glob("train/*/*.jpg") if not path.name.startswith("other_")]
     assert len(train_crops) == 1000
     assert len({path.parent.name for path in train_crops}) >= 45  # the deck's codes, and its own "not a card"
-    assert len(list((tmp_path / "data" / "crops" / "val").glob("*/*.jpg"))) == 200
+    assert len([path for path in crops.glob("val/*/*.jpg") if not path.name.startswith("other_")]) == 200
+    assert not (tmp_path / "data" / "other-decks").exists()
     with pytest.raises(RetrainError, match="--taught-crops 500: a taught deck's own classifier needs 1000"):
         draw_taught_crops(replace(config, taught_crops=500), tmp_path / "more", [deck], "bgr")
 

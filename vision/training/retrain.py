@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from vision.detector import load_detector, reload_models
+from vision.detector import REJECT_CLASS, load_detector, reload_models
 from vision.evaluation import confidence_rule, evaluate
 from vision.evaluation.evaluate import check_eval_folder, is_rank_folder
 from vision.model_settings import (
@@ -87,6 +87,10 @@ TAUGHT_PARTNER_FILE = "taught_deck_classifier.pt"
 TAUGHT_PARTNER_CROPS = 30_000
 TAUGHT_PARTNER_LR0 = 0.0005
 TAUGHT_PARTNER_VAL_SHARE = 0.03  # of the taught crops, drawn again as a val split (it only picks the epoch)
+# beside them, other decks' index crops (the training and procedural decks) as many as this share of the taught
+# crops, all labelled "not a card": the taught classifier learns to say "not my deck", and the reader then leaves
+# such a crop to the other classifiers (crop_reading.taught_weights) instead of pushing it to the taught deck
+TAUGHT_PARTNER_OTHER_DECKS = 0.4
 TAUGHT_PART = "taught deck classifier"  # the report's name of what --taught-partner trains
 STATUS_FILE = "status.json"
 REPORT_FILE = "last.json"
@@ -642,7 +646,8 @@ def planned_stages(
     train_minutes = config.hours * 60
     measuring = 0.1 * train_minutes + 0.5
     if TAUGHT_PART in parts:  # crops drawn at about 500 a second on two cores
-        draw_minutes = (config.taught_crops or TAUGHT_PARTNER_CROPS) * (1 + TAUGHT_PARTNER_VAL_SHARE) / 30_000
+        drawn = (config.taught_crops or TAUGHT_PARTNER_CROPS) * (1 + TAUGHT_PARTNER_VAL_SHARE)
+        draw_minutes = drawn * (1 + TAUGHT_PARTNER_OTHER_DECKS) / 30_000
         making = [("draw crops", draw_minutes), ("train classifier", train_minutes)]
     else:
         render_minutes = scenes / 600 + 0.2
@@ -986,7 +991,19 @@ def draw_taught_crops(config: RetrainConfig, data: Path, deck_paths: list[Path],
         bgr=channels == "bgr",
     )
     drawn = generate_crops(crop_set, config.workers, progress=None)
-    return {"taught_deck_crops": int(drawn["crops"]), "seed": seed}
+    others = CropSet(
+        data / "other-decks",
+        int(wanted * TAUGHT_PARTNER_OTHER_DECKS),
+        val=int(crop_set.val * TAUGHT_PARTNER_OTHER_DECKS),
+        seed=seed + 3,
+        bgr=channels == "bgr",
+    )
+    other_drawn = generate_crops(others, config.workers, progress=None)
+    for crop in sorted(others.out.glob("*/*/*.*")):  # every class of theirs is "not this deck" here
+        split = crop.parent.parent.name
+        crop.rename(data / "crops" / split / REJECT_CLASS / f"other_{crop.parent.name}_{crop.name}")
+    shutil.rmtree(others.out)
+    return {"taught_deck_crops": int(drawn["crops"]), "other_deck_crops": int(other_drawn["crops"]), "seed": seed}
 
 
 def _train_taught_partner(
