@@ -143,9 +143,11 @@ def chosen_partners(detector: CardIndexDetector, classifiers: ClassifierSettings
 def asked_of_taught(detector: CardIndexDetector, classifiers: ClassifierSettings, cards: np.ndarray) -> np.ndarray:
     """The crops (indices) a taught deck's classifier reads: none when it is not set or not loaded, else those
     whose card probabilities ``cards`` (the other classifiers' combined reading) give the first card less than
-    ``classifiers.taught_below`` of their sum."""
+    ``classifiers.taught_below`` of their sum (every crop at 1)."""
     if classifiers.taught is None or detector.taught is None or not len(cards):
         return np.zeros(0, dtype=np.int64)
+    if classifiers.taught_below >= 1:
+        return np.arange(len(cards))
     return np.flatnonzero(normalised_rows(cards).max(axis=1) < classifiers.taught_below)
 
 

@@ -82,12 +82,14 @@ class ClassifierSettings:
     isolate: float = 0.0
     runner_ups: int = 4  # the next-best cards kept per box (vision/cards.py reads duplicates as them)
     # a taught deck's own classifier (``ginscore retrain --taught-partner``): fine-tuned from the main one on the
-    # taught decks' crops and "not a card" alone, it reads only the crops the classifiers above read less surely
-    # than ``taught_below`` (the first card's share), its card probabilities weighted ``taught_weight`` in the
-    # geometric mean. The other decks' sure crops never reach it, so what it learns moves their reading little.
+    # taught decks' crops, with other decks' crops as its "not a card" ("not my deck"), it reads the crops the
+    # classifiers above read less surely than ``taught_below`` (the first card's share; 1: every crop), its card
+    # probabilities weighted ``taught_weight`` times the share it does not give "not a card" in the geometric mean
+    # (crop_reading.taught_weights): a crop of another deck is left to the classifiers above. Session 26 measured
+    # every crop at 0.6 against the first card below 0.5 at 0.34 (docs/training.md, "A taught deck's own classifier").
     taught: Path | None = None
-    taught_below: float = 0.5
-    taught_weight: float = 0.34
+    taught_below: float = 1.0
+    taught_weight: float = 0.6
 
 
 @dataclass(frozen=True)

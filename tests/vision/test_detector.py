@@ -526,6 +526,7 @@ def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_o
 
     import cv2
 
+    from vision.crop_reading import asked_of_taught
     from vision.detections import read_yolo_labels
     from vision.detector import load_detector
     from vision.probabilities import normalised_rows
@@ -549,6 +550,9 @@ def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_o
     labels = read_yolo_labels(real_val / "labels" / "deal1.txt", classes, (image.shape[1], image.shape[0]))
     boxes = labels.xyxy[:24]
     settings = taught.settings
+    sure_and_not = np.array([[1.0, 0.0], [0.4, 0.6]])  # taught_below 1 asks about every crop, however sure
+    assert asked_of_taught(taught, replace(settings.classifiers, taught_below=1.0), sure_and_not).tolist() == [0, 1]
+    assert asked_of_taught(taught, replace(settings.classifiers, taught_below=0.7), sure_and_not).tolist() == [1]
     never = replace(settings, classifiers=replace(settings.classifiers, taught_below=0.0))
     shipped = before_gate(load_detector(), load_detector().settings, image, boxes)
     assert all(np.allclose(a, b) for a, b in zip(before_gate(taught, never, image, boxes), shipped, strict=True))
