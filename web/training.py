@@ -28,7 +28,8 @@ from .services import COLLECT_SETTING, collect_setting_on, keep_photos_on
 bp = Blueprint("training", __name__)
 
 DEFAULT_HOURS = f"{learning.retrain.DEFAULT_HOURS:g}"  # the retrain's default budget
-RETRAIN_HOURS = tuple(sorted({"0.17", "0.25", "0.5", "1", "2", DEFAULT_HOURS}, key=float))
+TAUGHT_HOURS = f"{learning.retrain.TAUGHT_PARTNER_HOURS:g}"  # a taught deck's own classifier's default budget
+RETRAIN_HOURS = tuple(sorted({"0.17", "0.25", "0.5", "1", "2", DEFAULT_HOURS, TAUGHT_HOURS}, key=float))
 # what a retrain teaches: "taught" is the taught decks' own classifier (``ginscore retrain --taught-partner``)
 RETRAIN_PARTS = ("auto", "classifier", "both", "taught")
 _models_seen: dict[str, float] = {}
@@ -56,8 +57,14 @@ bp.before_app_request(reload_models_if_changed)
 
 @bp.app_context_processor
 def default_retrain_budget() -> dict[str, Any]:
-    """The retrain's default budget, for every page that starts one (the Training page, a taught deck's page)."""
-    return {"default_hours": DEFAULT_HOURS, "default_minutes": round(learning.retrain.DEFAULT_HOURS * 60)}
+    """The retrain's default budgets, for every page that starts one: the Training page's (every classifier) and a
+    taught deck's page's (its own classifier, ``ginscore retrain --taught-partner``)."""
+    return {
+        "default_hours": DEFAULT_HOURS,
+        "default_minutes": round(learning.retrain.DEFAULT_HOURS * 60),
+        "taught_hours": TAUGHT_HOURS,
+        "taught_minutes": round(learning.retrain.TAUGHT_PARTNER_HOURS * 60),
+    }
 
 
 def retrain_command(hours: str, part: str, clutter: bool) -> list[str]:

@@ -264,3 +264,25 @@ def test_a_taught_deck_s_own_classifier_is_taught_measured_and_decided_leaving_t
         assert read_model_settings(models).classifiers.taught is None
     else:
         assert digests(models) == shipped, "refused: the installed models are untouched"
+
+
+def test_the_command_line_s_default_budget_is_ten_minutes_for_a_taught_deck_s_own_classifier(tmp_path, monkeypatch):
+    """``ginscore retrain``'s --hours: DEFAULT_HOURS for a fine-tune, TAUGHT_PARTNER_HOURS with --taught-partner."""
+    import argparse
+
+    from vision.training import retrain as retrain_module
+
+    configs = []  # the configs the command line would retrain with (the retrain itself is tested above)
+    monkeypatch.setattr(retrain_module, "retrain", lambda config: configs.append(config) or {})
+    monkeypatch.setattr(retrain_module, "format_report", lambda report: "")
+    parser = argparse.ArgumentParser()
+    retrain_module.add_commands(parser.add_subparsers())
+    for extra in ([], ["--taught-partner"], ["--taught-partner", "--hours", "0.25"]):
+        args = parser.parse_args(["retrain", "--models-dir", str(tmp_path), *extra])
+        assert retrain_module.run_retrain(args) == 0
+    assert [config.hours for config in configs] == [
+        retrain_module.DEFAULT_HOURS,
+        retrain_module.TAUGHT_PARTNER_HOURS,
+        0.25,
+    ]
+    assert retrain_module.TAUGHT_PARTNER_HOURS * 60 == pytest.approx(10, abs=0.5)

@@ -172,7 +172,9 @@ def test_a_check_photo_of_a_taught_deck_is_confirmed_by_taps(server, browser, tm
     context.close()
 
 
-RETRAIN_S = 300  # a retrain of seconds' budget (10 scenes, three classifiers, measured before and after): 25 s quiet
+RETRAIN_S = (
+    300  # a retrain of seconds' budget (the taught deck's own classifier on 1,000 crops, measured before and after)
+)
 
 
 def orange_pixels(png: bytes) -> int:
@@ -187,7 +189,7 @@ def orange_pixels(png: bytes) -> int:
 
 
 def test_a_taught_deck_s_check_photo_judges_a_retrain_that_says_what_it_bought(server, browser, tmp_path):
-    """After the first test: a spread of the penguins deck is confirmed as its held-back photo, the retrain is started from its page, and the Training page says in words what it bought."""
+    """After the first test: a spread of the penguins deck is confirmed as its held-back photo, the retrain (its own classifier) is started from its page, and the Training page says in words what it bought."""
     import cv2
 
     from vision.training.synth.table_photo import render_table_photo
@@ -209,7 +211,7 @@ def test_a_taught_deck_s_check_photo_judges_a_retrain_that_says_what_it_bought(s
         shutil.copy2(real_val / "labels" / f"{stem}.txt", measuring / "labels")
     server.app.config["MODEL_PATH"] = str(models)
     server.app.config["RETRAIN_EXTRA_ARGS"] = (
-        *("--hours", "0.002", "--scenes", "10", "--workers", "1", "--seed", "3", "--taught-crops", "100"),
+        *("--hours", "0.002", "--workers", "1", "--seed", "3", "--taught-crops", "1000"),
         *("--eval", str(measuring)),
     )
     deck = load_deck(DATASETS / "decks" / "kde_penguins")

@@ -84,6 +84,9 @@ RETRAIN_CLASSIFIER_LR0 = 0.0001
 # indices, and "not a card" of their pictures and pips); it moves no other classifier, so a higher rate is safe.
 # Measured on the held-out bonded deck (docs/experiments/session-25-*.md).
 TAUGHT_PARTNER_FILE = "taught_deck_classifier.pt"
+# --taught-partner's default budget, 10 minutes (a taught deck's page starts it): on bonded it removed the deck's
+# repeated misreads and was installed by the rule, real-val and real-clutter unchanged (docs/training.md)
+TAUGHT_PARTNER_HOURS = 0.17
 TAUGHT_PARTNER_CROPS = 30_000
 TAUGHT_PARTNER_LR0 = 0.0005
 TAUGHT_PARTNER_VAL_SHARE = 0.03  # of the taught crops, drawn again as a val split (it only picks the epoch)
@@ -1065,7 +1068,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "installs the new models only when they are not worse; --rollback puts the previous back.",
     )
     parser.add_argument(
-        "--hours", type=float, default=DEFAULT_HOURS, help=f"training budget in hours (default {DEFAULT_HOURS:g})"
+        "--hours",
+        type=float,
+        default=None,
+        help=f"training budget in hours (default {DEFAULT_HOURS:g}; {TAUGHT_PARTNER_HOURS:g} with --taught-partner)",
     )
     parser.add_argument(
         "--part",
@@ -1198,7 +1204,7 @@ def run_retrain(args: argparse.Namespace) -> int:
     config = RetrainConfig(
         models_dir=models_dir,
         instance=args.instance,
-        hours=args.hours,
+        hours=args.hours if args.hours is not None else TAUGHT_PARTNER_HOURS if args.taught_partner else DEFAULT_HOURS,
         part=args.part,
         scenes=args.scenes,
         decks=tuple(args.deck) if args.deck else None,
