@@ -80,9 +80,9 @@ TAUGHT_CROPS_PER_HOUR = 40_000
 # The classifier's fine-tuning learning rate: ``ginscore train``'s 0.0004 lost real-val cards on a fine-tune
 # (docs/experiments/reading-settings-history.md).
 RETRAIN_CLASSIFIER_LR0 = 0.0001
-# --taught-partner: the taught decks' own classifier, the main one fine-tuned on their drawn crops alone (their
-# indices, and "not a card" of their pictures and pips); it moves no other classifier, so a higher rate is safe.
-# Measured on the held-out bonded deck (docs/experiments/session-25-*.md).
+# --taught-partner: the taught decks' own classifier, the main one fine-tuned on their drawn crops (their indices,
+# and "not a card" of their pictures and pips, and of other decks' cards); it moves no other classifier, so a higher
+# rate is safe. Measured on the held-out bonded deck (docs/experiments/session-25-*.md, session-26-*.md).
 TAUGHT_PARTNER_FILE = "taught_deck_classifier.pt"
 # --taught-partner's default budget, 10 minutes (a taught deck's page starts it): on bonded it removed the deck's
 # repeated misreads and was installed by the rule, real-val and real-clutter unchanged (docs/training.md)
@@ -135,7 +135,7 @@ class RetrainConfig:
     distill: float = 1.0  # > 0: hold each classifier to what it read before (train.KeepWhatItReads)
     step: float = 1.0  # how far each classifier's weights move from the start to the fine-tune (train.step_toward)
     taught_crops: int | None = None  # a taught deck's directly drawn crops (default TAUGHT_CROPS_PER_HOUR x hours)
-    # teach the taught decks to a classifier of their own, asked only about the crops the others are unsure of,
+    # teach the taught decks to a classifier of their own (weighed by its "not my deck", crop_reading.taught_weights),
     # instead of fine-tuning every classifier on scenes (no scenes, no drift of the other decks' reading)
     taught_partner: bool = False
     work_dir: Path | None = None
@@ -1130,9 +1130,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--taught-partner",
         action="store_true",
-        help="teach the taught decks to a classifier of their own, asked only about the crops the others read "
-        "unsurely, instead of fine-tuning every classifier on scenes: minutes, and the other decks read as "
-        f"before (default --taught-crops {TAUGHT_PARTNER_CROPS:,})",
+        help="teach the taught decks to a classifier of their own, which also learns to say 'not my deck', "
+        "instead of fine-tuning every classifier on scenes: minutes, and the other decks read as "
+        f"before (default --taught-crops {TAUGHT_PARTNER_CROPS:,}, --hours {TAUGHT_PARTNER_HOURS:g})",
     )
     parser.add_argument("--imgsz", type=int, default=640, help="detector training size (default 640)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes (default 2)")
