@@ -201,6 +201,28 @@ def test_a_photo_that_cannot_be_read_says_why_instead_of_reading_forever(server,
     assert page.is_visible('input[name="photo"]') or page.is_visible("text=Photo of the hands"), "ready to try again"
 
 
+def test_a_photo_chosen_before_the_page_s_script_has_run_is_still_sent(server, page, tmp_path):
+    # The script is deferred: a photo chosen before it runs fires no "change" it can hear. CI once chose the
+    # photo in that gap and waited forever (stop 47). Hold the script back, choose, then let it run.
+    path = tmp_path / "table.jpg"
+    path.write_bytes(b"these bytes are no photo")
+    page.goto(server.url + "/games/new")
+    page.fill('input[name="player0"]', "Kay")
+    page.fill('input[name="player1"]', "Lou")
+    held = []
+    page.route("**/static/app.js*", lambda route: route.continue_() if held else held.append(route))  # the first
+    page.click("text=Start the game", no_wait_after=True)
+    page.wait_for_selector('input[name="photo"]', state="attached")
+    page.set_input_files('input[name="photo"]', str(path))
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the sheet asked for its script"
+    held[0].continue_()
+    page.wait_for_selector('main p.error[role="alert"]', timeout=20_000)
+    assert "photo" in page.text_content('main p.error[role="alert"]').lower()
+
+
 def test_save_hand_sends_once_however_often_it_is_tapped(server, page):
     page.goto(server.url + "/games/new")
     page.fill('input[name="player0"]', "Gus")

@@ -47,8 +47,9 @@
 
   // A photo is sent as soon as it is chosen or taken, with a progress bar: the upload in per cent
   // (the browser's own count of bytes sent), then the reading with the seconds it has taken so far.
+  // A photo chosen before this script ran (a fast tap on a slow phone: the script is deferred) is sent too.
   document.querySelectorAll("input[data-autosubmit]").forEach(function (input) {
-    input.addEventListener("change", function () {
+    function send() {
       if (!input.files.length) return;
       var form = input.form, fileLabel = input.closest("label");
       var box = document.getElementById("upload-progress"), bar = document.getElementById("upload-bar");
@@ -89,7 +90,9 @@
         fileLabel.querySelector(".file-label").textContent = "Photo of the hands";
       });
       xhr.send(new FormData(form));
-    });
+    }
+    input.addEventListener("change", send);
+    send();
   });
 
   // Teaching a deck: the photos chosen are sent one by one (a phone's 4-6 big photos in one request could
