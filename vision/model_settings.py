@@ -85,11 +85,12 @@ class ClassifierSettings:
     # taught decks' crops, with other decks' crops as its "not a card" ("not my deck"), it reads the crops the
     # classifiers above read less surely than ``taught_below`` (the first card's share; 1: every crop), its card
     # probabilities weighted ``taught_weight`` times the share it does not give "not a card" in the geometric mean
-    # (crop_reading.taught_weights): a crop of another deck is left to the classifiers above. Session 26 measured
-    # every crop at 0.6 against the first card below 0.5 at 0.34 (docs/training.md, "A taught deck's own classifier").
+    # (crop_reading.taught_weights): a crop of another deck is left to the classifiers above. Sessions 26-27 measured
+    # every crop at 0.34, 0.6, 1 and 2 against the first card below 0.5 (docs/training.md, "A taught deck's own
+    # classifier"): 1 read most on three sets of bonded photos, 2 let the taught classifier's own misreads through.
     taught: Path | None = None
     taught_below: float = 1.0
-    taught_weight: float = 0.6
+    taught_weight: float = 1.0
 
 
 @dataclass(frozen=True)
