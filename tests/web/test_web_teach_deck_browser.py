@@ -242,3 +242,25 @@ def test_a_taught_deck_s_check_photo_judges_a_retrain_that_says_what_it_bought(s
     assert no_sideways_scroll(page)
     page.locator("#last-report").screenshot(path=str(SCREENSHOTS / "teach_retrain_result_phone.png"))
     context.close()
+
+
+def test_the_retrain_s_time_follows_what_it_trains_until_a_time_is_picked(server, browser):
+    # a taught deck's own reader has its own, shorter budget: choosing it on the Training page at 390 px moves the
+    # time to it, and back; a time the person picked is left alone
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"{server.url}/training")
+    page.wait_for_load_state()
+    hours, part = '#retrain-status select[name="hours"]', '#retrain-status select[name="part"]'
+    default, taught = learning.retrain.DEFAULT_HOURS, learning.retrain.TAUGHT_PARTNER_HOURS
+    assert float(page.input_value(hours)) == default
+    page.select_option(part, "taught")
+    assert float(page.input_value(hours)) == pytest.approx(taught)
+    assert page.locator(hours).locator("option:checked").inner_text() == f"{round(taught * 60)} min"
+    page.locator("#retrain-status").screenshot(path=str(SCREENSHOTS / "retrain_taught_phone.png"))
+    page.select_option(part, "classifier")
+    assert float(page.input_value(hours)) == default
+    page.select_option(hours, "1")
+    page.select_option(part, "taught")
+    assert page.input_value(hours) == "1"
+    context.close()

@@ -167,6 +167,18 @@
     });
   });
 
+  // Training page: the retrain's time follows what it trains (a taught deck's own reader has its own, shorter,
+  // default budget) until the person picks a time themselves.
+  document.querySelectorAll("select[data-hours-default]").forEach(function (part) {
+    var hours = part.form && part.form.querySelector('select[name="hours"]');
+    if (!hours) return;
+    var picked = false;
+    hours.addEventListener("change", function () { picked = true; });
+    part.addEventListener("change", function () {
+      if (!picked) hours.value = part.value === "taught" ? part.dataset.hoursTaught : part.dataset.hoursDefault;
+    });
+  });
+
   // Where an upload's answer sends the page. The same page with another #anchor (a photo that could not be
   // read sends you back to the sheet's "Add hand") would only scroll, leaving "Reading the cards…" on
   // screen and the error unshown: load it again instead.
