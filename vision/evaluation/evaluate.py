@@ -100,6 +100,7 @@ class _Tally:
     predictions: list[Detections] = field(default_factory=list)
     labels: list[Detections] = field(default_factory=list)
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    misread_photos: Counter[tuple[str, str]] = field(default_factory=Counter)  # photos with each card misread
     missed_cards: Counter[str] = field(default_factory=Counter)
     extra_cards: Counter[str] = field(default_factory=Counter)
     agnostic_found: int = 0
@@ -120,6 +121,8 @@ class _Tally:
         self.extra_cards.update(read - labelled)
         found, photo_confusions = _agnostic_matches(kept, labels)
         self.confusions.update(photo_confusions)
+        misread = card_misreads(reading, labels)
+        self.misread_photos.update(set(misread))
         self.agnostic_found += found
         self.labelled_boxes += len(labels)
         self.photos.append(
@@ -136,6 +139,7 @@ class _Tally:
                 "boxes_labelled": len(labels),
                 "boxes_found_agnostic": found,
                 "conflicts": list(reading.conflicts),
+                "misread": [list(pair) for pair in misread],
                 # cards the review page flags (a reason to check each), right and wrong ones
                 "flagged_right": sum(code in labelled for code in flagged),
                 "flagged_wrong": sum(code not in labelled for code in flagged),
@@ -160,6 +164,10 @@ class _Tally:
             # the classifier alone, on crops around the labelled index boxes
             "classifier_accuracy_on_labelled_boxes": _ratio(self.crops_right, self.labelled_boxes),
             "confusions": [{"labelled": a, "read": b, "count": n} for (a, b), n in self.confusions.most_common(10)],
+            # a card read as another in two or more photos: what a deck's reader gets wrong again and again
+            "repeated_misreads": [
+                {"labelled": a, "read": b, "photos": n} for (a, b), n in self.misread_photos.most_common() if n > 1
+            ],
             "most_missed": [{"card": c, "count": n} for c, n in self.missed_cards.most_common(10)],
             "most_extra": [{"card": c, "count": n} for c, n in self.extra_cards.most_common(10)],
             "seconds_per_photo": round(self.seconds / len(photos), 3),
@@ -215,6 +223,14 @@ def format_report(result: dict[str, Any]) -> str:
         lines.append(
             "most confused (labelled -> read): "
             + ", ".join(f"{c['labelled']}->{c['read']} x{c['count']}" for c in result["confusions"])
+        )
+    if result.get("repeated_misreads") is not None:
+        lines.append(
+            "cards misread in 2 or more photos: "
+            + (
+                ", ".join(f"{c['labelled']}->{c['read']} in {c['photos']}" for c in result["repeated_misreads"])
+                or "none"
+            )
         )
     if result["most_missed"]:
         lines.append("most missed: " + ", ".join(f"{c['card']} x{c['count']}" for c in result["most_missed"]))
@@ -291,6 +307,30 @@ def _agnostic_matches(predicted: Detections, labelled: Detections) -> tuple[int,
             if label_code != read_code:
                 confusions[(label_code, read_code)] += 1
     return found, confusions
+
+
+def card_misreads(reading: PhotoReading, labelled: Detections) -> list[tuple[str, str]]:
+    """The cards read as another card: (labelled, read) for each card read that is not in the photo but whose
+    boxes lie on labelled indices of one that is (IoU >= 0.5; the code most of its boxes lie on). A card's corners
+    count once, so a four-index card misread in one photo is one misread, not four.
+
+    >>> from vision.reading import CardReading
+    >>> td = CARD_CODES.index("Td")
+    >>> labels = Detections(np.array([[0, 0, 10, 10], [50, 0, 60, 10.0]]), np.array([td, td]), np.ones(2))
+    >>> read = PhotoReading((99, 99), (CardReading("Th", 0.9, ((0, 0, 10, 10), (50, 0, 60, 10))),), ((), ()))
+    >>> card_misreads(read, labels)
+    [('Td', 'Th')]
+    """
+    codes = set(labelled.codes)
+    pairs = []
+    for card in reading.cards:
+        if card.card in codes or not card.boxes or not len(labelled):
+            continue
+        ious = box_iou(np.array(card.boxes, dtype=float), labelled.xyxy)
+        under = Counter(CARD_CODES[labelled.class_id[k]] for k in ious.argmax(axis=1)[ious.max(axis=1) >= IOU_MATCH])
+        if under:
+            pairs.append((under.most_common(1)[0][0], card.card))
+    return pairs
 
 
 def _ratio(numerator: int, denominator: int) -> float:

@@ -1,9 +1,9 @@
-# eval8.sh WEIGHTS: crops-run8's checks (session 26; eval7.sh with its own logs), lean: the reader with WEIGHTS as its one classifier; webcam
+# eval8.sh WEIGHTS (OUT=folder for the logs, default /work/ev8): crops-run8's checks (session 26; eval7.sh with its own logs), lean: the reader with WEIGHTS as its one classifier; webcam
 # frames, real-val, real-clutter and the held-out benchmark (seed 39, 450 scenes, as session 24's ledger rows).
 set -x
 cd /work/main
 export OMP_WAIT_POLICY=PASSIVE
-W=$1; O=/work/ev8; mkdir -p $O
+W=$1; O=${OUT:-/work/ev8}; mkdir -p $O
 .venv/bin/python docs/experiments/scripts/make_models.py $W $O/c8
 M=$O/c8-alone
 .venv/bin/python docs/experiments/scripts/frame_steadiness.py $M > $O/frames.log 2>&1
