@@ -84,6 +84,21 @@ def test_train_without_a_dataset_says_what_to_do(tmp_path: Path, capsys):
     assert "ginscore synth" in error and "Traceback" not in error
     assert main(["train", str(tmp_path), "--part", "classifier", "--distill", "-1"]) == 2
     assert "--distill -1.0: give a weight of 0 (off) or more" in capsys.readouterr().err
+    assert main(["train", str(tmp_path), "--part", "classifier", "--classifier-imgsz", "80"]) == 2
+    assert "--classifier-imgsz 80: give a multiple of 32" in capsys.readouterr().err
+
+
+def test_the_classifier_trains_at_the_input_size_asked_for(tmp_path: Path, monkeypatch):
+    # the reader cuts its crops at the size the classifier was trained at (detector._trained_imgsz), so the size
+    # asked for on the command line must reach the training run
+    from vision.training import train
+
+    (tmp_path / "crops" / "train").mkdir(parents=True)
+    runs = []
+    monkeypatch.setattr(train, "train_classifier", lambda crops, run, **_: runs.append(run))
+    assert main(["train", str(tmp_path), "--part", "classifier", "--no-install", "--classifier-imgsz", "96"]) == 0
+    assert main(["train", str(tmp_path), "--part", "classifier", "--no-install"]) == 0
+    assert [run.imgsz for run in runs] == [96, train.CLASSIFIER_RUN.imgsz]
 
 
 def test_fine_tuning_a_bgr_classifier_trains_on_red_and_blue_swapped_crops(tmp_path: Path):

@@ -55,6 +55,20 @@ def pick(page, player: int, cards: str) -> None:
         assert box.is_checked(), f"{code} did not toggle on"
 
 
+def fill_new_game(page, server, first: str, second: str) -> None:
+    """The new-game form filled in for two players, not yet sent."""
+    page.goto(server.url + "/games/new")
+    page.fill('input[name="player0"]', first)
+    page.fill('input[name="player1"]', second)
+
+
+def not_a_photo(tmp_path: Path) -> Path:
+    """A .jpg file whose bytes are no photo."""
+    path = tmp_path / "table.jpg"
+    path.write_bytes(b"these bytes are no photo")
+    return path
+
+
 def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
     page.goto(server.url + "/")
     shot(page, "index-empty")
@@ -110,9 +124,7 @@ def test_play_a_game_to_the_end_by_hand_and_survive_a_restart(server, page):
 
 
 def test_review_page_moves_and_adds_cards(server, page):
-    page.goto(server.url + "/games/new")
-    page.fill('input[name="player0"]', "Cat")
-    page.fill('input[name="player1"]', "Dan")
+    fill_new_game(page, server, "Cat", "Dan")
     page.click("text=Start the game")
     page.click("text=Enter by hand")
     pick(page, 0, ANN_GIN)
@@ -139,9 +151,7 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
     photo, _ = real_val_crop()
     path = tmp_path / "table.jpg"
     path.write_bytes(photo)
-    page.goto(server.url + "/games/new")
-    page.fill('input[name="player0"]', "Eve")
-    page.fill('input[name="player1"]', "Fay")
+    fill_new_game(page, server, "Eve", "Fay")
     page.click("text=Start the game")
     # Real progress: the bytes sent, then the reading with its seconds so far. Every text the upload box
     # shows is logged as it changes: a quick reading may leave the page before a poll would see it.
@@ -186,14 +196,10 @@ def test_add_a_hand_from_a_real_photo_and_fix_a_card(server, page, tmp_path):
 def test_a_photo_that_cannot_be_read_says_why_instead_of_reading_forever(server, page, tmp_path):
     # the answer sends the page back to its own sheet (only the #add-hand anchor differs): it must load
     # again and show why, not leave "Reading the cards" on screen (session 8)
-    path = tmp_path / "table.jpg"
-    path.write_bytes(b"these bytes are no photo")
-    page.goto(server.url + "/games/new")
-    page.fill('input[name="player0"]', "Ivy")
-    page.fill('input[name="player1"]', "Jon")
+    fill_new_game(page, server, "Ivy", "Jon")
     page.click("text=Start the game")
     sheet = page.url
-    page.set_input_files('input[name="photo"]', str(path))
+    page.set_input_files('input[name="photo"]', str(not_a_photo(tmp_path)))
     page.wait_for_selector('main p.error[role="alert"]', timeout=20_000)
     assert page.url.split("#")[0] == sheet.split("#")[0]
     assert "photo" in page.text_content('main p.error[role="alert"]').lower()
@@ -204,16 +210,12 @@ def test_a_photo_that_cannot_be_read_says_why_instead_of_reading_forever(server,
 def test_a_photo_chosen_before_the_page_s_script_has_run_is_still_sent(server, page, tmp_path):
     # The script is deferred: a photo chosen before it runs fires no "change" it can hear. CI once chose the
     # photo in that gap and waited forever (stop 47). Hold the script back, choose, then let it run.
-    path = tmp_path / "table.jpg"
-    path.write_bytes(b"these bytes are no photo")
-    page.goto(server.url + "/games/new")
-    page.fill('input[name="player0"]', "Kay")
-    page.fill('input[name="player1"]', "Lou")
+    fill_new_game(page, server, "Kay", "Lou")
     held = []
     page.route("**/static/app.js*", lambda route: route.continue_() if held else held.append(route))  # the first
     page.click("text=Start the game", no_wait_after=True)
     page.wait_for_selector('input[name="photo"]', state="attached")
-    page.set_input_files('input[name="photo"]', str(path))
+    page.set_input_files('input[name="photo"]', str(not_a_photo(tmp_path)))
     deadline = time.monotonic() + 10
     while not held and time.monotonic() < deadline:
         page.wait_for_timeout(50)
@@ -224,9 +226,7 @@ def test_a_photo_chosen_before_the_page_s_script_has_run_is_still_sent(server, p
 
 
 def test_save_hand_sends_once_however_often_it_is_tapped(server, page):
-    page.goto(server.url + "/games/new")
-    page.fill('input[name="player0"]', "Gus")
-    page.fill('input[name="player1"]', "Hal")
+    fill_new_game(page, server, "Gus", "Hal")
     page.click("text=Start the game")
     page.click("text=Enter by hand")
     page.check('#who-knocked input[name="knocker"][value="0"]')

@@ -321,10 +321,12 @@ def card_misreads(reading: PhotoReading, labelled: Detections) -> list[tuple[str
     >>> card_misreads(read, labels)
     [('Td', 'Th')]
     """
+    if not len(labelled):
+        return []
     codes = set(labelled.codes)
     pairs = []
     for card in reading.cards:
-        if card.card in codes or not card.boxes or not len(labelled):
+        if card.card in codes or not card.boxes:
             continue
         ious = box_iou(np.array(card.boxes, dtype=float), labelled.xyxy)
         under = Counter(CARD_CODES[labelled.class_id[k]] for k in ious.argmax(axis=1)[ious.max(axis=1) >= IOU_MATCH])

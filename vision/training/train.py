@@ -523,6 +523,13 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--part", choices=["detector", "classifier", "both"], default="both")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--imgsz", type=int, default=640, help="detector training image size")
+    parser.add_argument(
+        "--classifier-imgsz",
+        type=int,
+        default=CLASSIFIER_RUN.imgsz,
+        help=f"the classifier's input size; the reader cuts its crops at the size it was trained at "
+        f"(default {CLASSIFIER_RUN.imgsz})",
+    )
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--device", default=None, help="'cpu', '0' for the first GPU; default: a GPU if there is one")
     parser.add_argument("--hours", type=float, default=None, help="wall-time budget per model (overrides --epochs)")
@@ -568,6 +575,10 @@ def run_train(args: argparse.Namespace) -> int:
     let_idle_threads_sleep()
     if args.distill < 0:
         raise ValueError(f"--distill {args.distill}: give a weight of 0 (off) or more")
+    if args.classifier_imgsz < 32 or args.classifier_imgsz % 32:
+        raise ValueError(
+            f"--classifier-imgsz {args.classifier_imgsz}: give a multiple of 32 (the network's stride), such as 64 or 96"
+        )
     data_yaml = args.data / "data.yaml"
     crops = args.data / "crops"
     if args.part in ("detector", "both") and not data_yaml.exists():
@@ -584,7 +595,15 @@ def run_train(args: argparse.Namespace) -> int:
         detector = train_detector(data_yaml, run)
     if args.part in ("classifier", "both"):
         weights = "yolov8n-cls.yaml" if args.scratch else args.classifier_weights
-        run = replace(CLASSIFIER_RUN, batch=max(args.batch, 64), weights=weights, name=args.name, **options, **where)
+        run = replace(
+            CLASSIFIER_RUN,
+            imgsz=args.classifier_imgsz,
+            batch=max(args.batch, 64),
+            weights=weights,
+            name=args.name,
+            **options,
+            **where,
+        )
         classifier = train_classifier(
             crops, run, lr0=args.lr0, crops_channels=args.crops_channels, distill=args.distill
         )
