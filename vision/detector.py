@@ -261,7 +261,15 @@ class CardIndexDetector:
 
     def classify(self, classifier: Any, crops: list[np.ndarray], rotations: int) -> np.ndarray:
         """One loaded classifier's class probabilities (N, classes) of square BGR crops at ``rotations``
-        quarter turns (``classify_crops``)."""
+        quarter turns (``classify_crops``). The crops are cut at the main classifier's size; a partner trained
+        at another size reads them resized to its own."""
+        size = _trained_imgsz(classifier) or CROP_SIZE
+        if crops and crops[0].shape[0] != size:
+            import cv2
+
+            shrinking = crops[0].shape[0] > size
+            interpolation = cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
+            crops = [cv2.resize(crop, (size, size), interpolation=interpolation) for crop in crops]
         with MODEL_LOCK:
             use_all_cores()
             return classify_crops(classifier, crops, self.settings.classifiers.channels, rotations)

@@ -16,7 +16,7 @@ from engine.cards import CARD_CODES
 from vision.crop_reading import crop_readings, crops_of, gated_readings, read_boxes, with_classifiers
 from vision.decision import one_reading_per_index
 from vision.detections import Detections, suppress_duplicates
-from vision.detector import CardIndexDetector
+from vision.detector import CardIndexDetector, classify_crops
 from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, ModelError, ModelSettings, read_model_settings
 from vision.paths import DEFAULT_MODELS_DIR
 from vision.proposals import second_pass
@@ -271,7 +271,26 @@ def test_crops_are_classified_at_the_classifiers_training_size(model_folders, tm
     checkpoint = torch.load(model_folders["two-stage"] / CLASSIFIER_FILE, weights_only=False)
     checkpoint["train_args"] = {"task": "classify", "imgsz": 96}
     torch.save(checkpoint, folder / CLASSIFIER_FILE)
-    assert CardIndexDetector(read_model_settings(folder)).classifier_imgsz == 96
+    detector = CardIndexDetector(read_model_settings(folder))
+    assert detector.classifier_imgsz == 96
+    # a partner trained at 64 px reads the main classifier's 96 px crops resized to its own size
+    import cv2
+    from ultralytics import YOLO
+
+    partner = YOLO(str(DEFAULT_MODELS_DIR / "card_index_partner_classifier.pt"), task="classify")  # trained at 64 px
+    from vision.crops import crop_index
+
+    real_val = DEFAULT_MODELS_DIR.parent / "datasets" / "real" / "real-val"
+    pixels = cv2.imread(str(real_val / "images" / "deal1.jpg"))
+    h, w = pixels.shape[:2]
+    labels = [
+        [float(v) for v in line.split()[1:]] for line in (real_val / "labels" / "deal1.txt").read_text().split("\n")
+    ]
+    boxes = [((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h) for x, y, bw, bh in labels[:8]]
+    crops = [crop_index(pixels, box, size=96) for box in boxes]
+    at_64 = [cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA) for crop in crops]
+    channels = detector.settings.classifiers.channels
+    assert np.allclose(detector.classify(partner, crops, 1), classify_crops(partner, at_64, channels, 1), atol=1e-4)
 
 
 def test_model_json_sets_proposal_threshold_and_detector_weight(model_folders, tmp_path):
