@@ -117,7 +117,7 @@ def _reading_classifier(classifier: Any) -> Any:
     return classifier
 
 
-def _trained_imgsz(model: Any) -> int | None:
+def trained_imgsz(model: Any) -> int | None:
     """The image size a model was trained at (None for a model that was never trained)."""
     checkpoint = getattr(model, "ckpt", None) or {}
     imgsz = (checkpoint.get("train_args") or {}).get("imgsz")
@@ -217,7 +217,7 @@ class CardIndexDetector:
         self.classifier_card_ids = np.array(
             _card_ids_of(dict(self.classifier.names), settings.classifiers.main, allow_reject=True), dtype=np.int64
         )
-        self.classifier_imgsz = _trained_imgsz(self.classifier) or CROP_SIZE
+        self.classifier_imgsz = trained_imgsz(self.classifier) or CROP_SIZE
         # each partner classifier by its file, with the card id of each of its classes
         self.partners: dict[Path, tuple[Any, np.ndarray]] = {}
         for path in settings.classifiers.partners:
@@ -263,7 +263,7 @@ class CardIndexDetector:
         """One loaded classifier's class probabilities (N, classes) of square BGR crops at ``rotations``
         quarter turns (``classify_crops``). The crops are cut at the main classifier's size; a partner trained
         at another size reads them resized to its own."""
-        size = _trained_imgsz(classifier) or CROP_SIZE
+        size = trained_imgsz(classifier) or CROP_SIZE
         if crops and crops[0].shape[0] != size:
             import cv2
 

@@ -286,3 +286,29 @@ def test_the_command_line_s_default_budget_is_ten_minutes_for_a_taught_deck_s_ow
         0.25,
     ]
     assert retrain_module.TAUGHT_PARTNER_HOURS * 60 == pytest.approx(10, abs=0.5)
+
+
+@needs_model
+def test_a_retrain_fine_tunes_each_classifier_at_the_size_it_was_trained_at(tmp_path: Path, monkeypatch):
+    # the reader cuts a classifier's crops at its trained size, so a retrain that fine-tuned a 96 px main
+    # classifier at 64 px would install a different reader; the partners keep their own 64 px
+    from vision.training import retrain as retrain_module
+    from vision.training import train
+    from vision.training.retrain import Progress
+
+    models = copy_models(tmp_path / "models")
+    at_96 = Path(__file__).resolve().parents[2] / "models" / "candidates" / "crops-run10.pt"  # trained at 96 px
+    shutil.copy2(at_96, models / CLASSIFIER_FILE)
+    partner = models / "card_index_partner_classifier.pt"
+    sizes = {}
+
+    def record(crops, run, **_):
+        sizes[run.name] = run.imgsz
+        return run.weights or models / CLASSIFIER_FILE
+
+    monkeypatch.setattr(train, "train_classifier", record)
+    config = RetrainConfig(models_dir=models, hours=0.01, workers=1, seed=3)
+    retrain_module._train_classifiers(
+        config, tmp_path, tmp_path / "runs", models, (partner,), 0.01, Progress([("classifier", 1.0)], None, False)
+    )
+    assert sizes == {"classifier": 96, "partner-1": train.CROP_SIZE}

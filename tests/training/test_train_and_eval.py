@@ -89,7 +89,7 @@ def test_train_without_a_dataset_says_what_to_do(tmp_path: Path, capsys):
 
 
 def test_the_classifier_trains_at_the_input_size_asked_for(tmp_path: Path, monkeypatch):
-    # the reader cuts its crops at the size the classifier was trained at (detector._trained_imgsz), so the size
+    # the reader cuts its crops at the size the classifier was trained at (detector.trained_imgsz), so the size
     # asked for on the command line must reach the training run
     from vision.training import train
 

@@ -708,6 +708,7 @@ def _train_classifiers(
         run = replace(
             train.CLASSIFIER_RUN,
             epochs=100,
+            imgsz=train.classifier_input_size(start or models_dir / train.CLASSIFIER_FILE),
             batch=max(config.batch, 64),
             name="classifier" if start is None else f"partner-{k}",
             device="cpu",
@@ -1012,7 +1013,9 @@ def draw_taught_crops(config: RetrainConfig, data: Path, deck_paths: list[Path],
 def _train_taught_partner(
     config: RetrainConfig, data: Path, runs: Path, main: Path, channels: str, progress: Progress
 ) -> Path:
-    """The taught decks' own classifier: the main one fine-tuned on their crops alone for ``config.hours``."""
+    """The taught decks' own classifier: the main one fine-tuned on their crops alone for ``config.hours``, at
+    ``CROP_SIZE`` whatever the main one's size (the reader gives each classifier its crops at its own size; at 64 px
+    it sees 2.25 times the crops of 96 px in the same minutes, and it learns one deck)."""
     run = replace(
         train.CLASSIFIER_RUN,
         epochs=100,

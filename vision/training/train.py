@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.crops import CROP_SIZE
-from vision.detector import classify_crops, prepare_ultralytics, use_all_cores
+from vision.detector import classify_crops, prepare_ultralytics, trained_imgsz, use_all_cores
 from vision.model_settings import (
     CLASSIFIER_FILE,
     DETECTOR_FILE,
@@ -86,6 +86,18 @@ def _start_weights(explicit: str | None, shipped: Path, scratch_yaml: str) -> st
             raise FileNotFoundError(f"start weights {explicit} not found")
         return explicit
     return str(shipped) if shipped.exists() else scratch_yaml
+
+
+def classifier_input_size(weights: str | Path) -> int:
+    """The input size a classifier's weights were trained at, the size a fine-tune of them keeps (a crop cut at
+    another size is read resized, so a fine-tune at another size reads differently): ``CROP_SIZE`` for weights
+    that do not say (or a model yaml)."""
+    if not str(weights).endswith(".pt") or not Path(weights).exists():
+        return CROP_SIZE
+    prepare_ultralytics()
+    from ultralytics import YOLO
+
+    return trained_imgsz(YOLO(str(weights), task="classify")) or CROP_SIZE
 
 
 @dataclass(frozen=True)
