@@ -19,6 +19,6 @@ for s in 8 9 10; do ln -sfn $D/rc$s/train $D/rc8910/s${s}train; ln -sfn $D/rc$s/
 .venv/bin/python docs/experiments/scripts/assemble_mix.py $D/r8/crops $D/rc8910 $D/rc-hd41 $D/r8/crops $D/mix11
 date
 .venv/bin/ginscore train $D/mix11 --part classifier --classifier-weights ${START:-/work/s29/run10.pt} \
-  --classifier-imgsz 96 --crops-channels bgr --lr0 0.0002 --distill 1 --hours ${HOURS:-1.3} --name crops-run11 \
+  --classifier-imgsz 96 --crops-channels bgr --lr0 0.0002 --distill 1 --hours ${HOURS:-1.1} --name crops-run11 \
   --project $D/runs --no-install
 date
