@@ -18,12 +18,13 @@ date
 .venv/bin/ginscore crops --out $D/r12 --count 60000 --val-count 3000 --seed 1212 --channels bgr
 date
 .venv/bin/python docs/experiments/scripts/render_only.py 41 100 $D/hd41
-# two readers at once: each reads on one core
+# the reader reads on one core: two at a time (the 1280-px scenes beside the held-out val, then the 640-px ones)
 .venv/bin/python benchmarks/reader_crops.py $D/hd41/seed41-scenes100-1280px-photos --out $D/rc-hd41-96 --models $M &
 mkdir -p $D/s12a $D/s12b; ln -sfn $D/s12/train $D/s12a/train; ln -sfn $D/s12/small $D/s12b/small
 .venv/bin/python benchmarks/reader_crops.py $D/s12a --out $D/rc12 --nones --models $M &
+wait -n
+.venv/bin/python benchmarks/reader_crops.py $D/s12b --out $D/rc12 --nones --models $M &
 wait
-.venv/bin/python benchmarks/reader_crops.py $D/s12b --out $D/rc12 --nones --models $M
 date
 .venv/bin/python docs/experiments/scripts/assemble_mix.py $D/r12/crops $D/rc12 $D/rc-hd41-96 $D/r12/crops $D/mix12
 # small boxes twice more: the reader's crops whose long side is under 32 px
