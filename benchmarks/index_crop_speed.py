@@ -3,7 +3,7 @@
 Prints crops a second: one process drawing crops in memory, ``ginscore crops`` writing them with all cores,
 and, for scale, whole synthetic scenes (``ginscore synth --crops``) and the crops they yield::
 
-    python3 benchmarks/index_crop_speed.py [--crops 3000] [--scenes 60]
+    python3 benchmarks/index_crop_speed.py [--crops 3000] [--scenes 60] [--size 96]
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.crops import CROP_SIZE  # noqa: E402
 from vision.training.synth.dataset import SynthConfig, generate  # noqa: E402
 from vision.training.synth.index_crops import CropSet, generate_crops, load_renderer  # noqa: E402
 
@@ -27,8 +28,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--crops", type=int, default=3000, help="crops to draw in each measurement")
     parser.add_argument("--scenes", type=int, default=60, help="whole scenes to render for comparison")
+    parser.add_argument("--size", type=int, default=CROP_SIZE, help="the crops' side in px (ginscore crops --size)")
     args = parser.parse_args()
-    renderer = load_renderer("train", seed=1)
+    renderer = load_renderer("train", seed=1, size=args.size)
     rng = np.random.default_rng(2)
     for _ in range(200):  # fill the procedural deck and clutter pools first
         renderer.crop(rng)
@@ -36,9 +38,9 @@ def main() -> int:
     for _ in range(args.crops):
         renderer.crop(rng)
     one = args.crops / (time.perf_counter() - started)
-    print(f"one process, in memory: {one:.0f} crops a second")
+    print(f"one process, in memory, {args.size} px: {one:.0f} crops a second")
     with tempfile.TemporaryDirectory() as folder:
-        result = generate_crops(CropSet(Path(folder), args.crops, seed=3), progress=None)
+        result = generate_crops(CropSet(Path(folder), args.crops, seed=3, size=args.size), progress=None)
         print(
             f"ginscore crops, all cores, written as JPEG (start-up included): {result['crops'] / result['seconds']:.0f} crops a second"
         )

@@ -72,22 +72,22 @@ def test_a_deck_may_print_its_bottom_index_upright_with_the_suit_over_the_rank()
     assert np.abs(upright_face[v0:v1, u0:u1, :3].astype(int) - top[::-1, ::-1]).mean() > 8  # printed upright
 
 
-def small_renderer(seed: int = 0) -> CropRenderer:
+def small_renderer(seed: int = 0, size: int = CROP_SIZE) -> CropRenderer:
     fonts, suits = committed_fonts()
     _, faces, boxes = procedural_decks.random_deck(np.random.default_rng(seed), fonts, suits)
-    renderer = CropRenderer([deck_of(faces, boxes)], photos=[], backs=[], procedural=False, seed=seed)
-    return renderer
+    return CropRenderer([deck_of(faces, boxes)], photos=[], backs=[], procedural=False, seed=seed, size=size)
 
 
-def test_crops_are_the_classifiers_input_and_the_same_seed_draws_the_same_crops():
-    first = [small_renderer().crop(np.random.default_rng(1)) for _ in range(1)]
-    renderer_a, renderer_b = small_renderer(), small_renderer()
+@pytest.mark.parametrize("size", [CROP_SIZE, 96])
+def test_crops_are_the_classifiers_input_and_the_same_seed_draws_the_same_crops(size):
+    first = [small_renderer(size=size).crop(np.random.default_rng(1)) for _ in range(1)]
+    renderer_a, renderer_b = small_renderer(size=size), small_renderer(size=size)
     rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
     drawn_a = [renderer_a.crop(rng_a) for _ in range(40)]
     drawn_b = [renderer_b.crop(rng_b) for _ in range(40)]
     for (name_a, crop_a), (name_b, crop_b) in zip(drawn_a, drawn_b, strict=True):
         assert name_a == name_b and np.array_equal(crop_a, crop_b)
-        assert crop_a.shape == (CROP_SIZE, CROP_SIZE, 3) and crop_a.dtype == np.uint8
+        assert crop_a.shape == (size, size, 3) and crop_a.dtype == np.uint8
         assert name_a in CARD_CODES or name_a == REJECT_CLASS
     assert first[0][1].std() > 5  # not a blank square
 
@@ -103,12 +103,14 @@ def camera_photo(face: np.ndarray, to_photo: np.ndarray, size: int, supersample:
     return cv2.resize(photo, (size, size), interpolation=cv2.INTER_AREA)
 
 
-def test_the_clean_crop_of_a_card_is_the_readers_crop_of_the_same_card_in_a_photo():
+@pytest.mark.parametrize("size", [CROP_SIZE, 96])
+def test_the_clean_crop_of_a_card_is_the_readers_crop_of_the_same_card_in_a_photo(size):
     """The renderer's framing is the reader's: a face drawn into a photo and cut by ``crop_index`` round its
     labelled index gives the crop the renderer draws of it directly (mean difference 0.4 to 7 of 255 here,
     largest for the smallest index, whose few pixels the renderer's pyramid averages a little more softly than
-    the supersampled camera does), and much closer than the crop of another card."""
-    renderer = small_renderer(2)
+    the supersampled camera does), and much closer than the crop of another card; at 64 px, and at 96 px as the
+    reader cuts crops for a classifier trained at 96."""
+    renderer = small_renderer(2, size)
     deck = renderer.packaged[0]
     for code, pixels, turn in (("Qh", 40.0, 0.0), ("Ts", 24.0, math.pi / 2), ("7d", 60.0, 2.5), ("As", 15.0, 0.4)):
         subject: Face = deck[code]
@@ -118,7 +120,7 @@ def test_the_clean_crop_of_a_card_is_the_readers_crop_of_the_same_card_in_a_phot
         photo_size = 900
         to_photo = index_crops._translation(photo_size / 2, photo_size / 2) @ local
         photo = camera_photo(subject.image, to_photo, photo_size)
-        reader = crop_index(photo, label_box(quad, photo_size / 2))
+        reader = crop_index(photo, label_box(quad, photo_size / 2), size=size)
         difference = np.abs(rendered.astype(int) - reader.astype(int)).mean()
         assert difference < 8, f"{code} at {pixels} px: mean difference {difference:.1f}"
         other = deck["8c" if code != "8c" else "9c"]
@@ -170,6 +172,8 @@ def test_ginscore_crops_writes_a_deck_s_crops_in_the_classifier_layout(tmp_path,
                 "anglo",
                 "--seed",
                 "5",
+                "--size",
+                "96",
             ]
         )
         == 0
@@ -178,7 +182,7 @@ def test_ginscore_crops_writes_a_deck_s_crops_in_the_classifier_layout(tmp_path,
     val = sorted((tmp_path / "crops" / "val").glob("*/*.jpg"))
     assert len(train) == 40 and len(val) == 8
     assert {p.parent.name for p in train} <= {*CARD_CODES, REJECT_CLASS}
-    assert cv2.imread(str(train[0])).shape == (CROP_SIZE, CROP_SIZE, 3)
+    assert cv2.imread(str(train[0])).shape == (96, 96, 3)
     assert "48 crops" in capsys.readouterr().out
 
 
@@ -190,3 +194,6 @@ def test_ginscore_crops_says_what_is_wrong_with_a_deck_it_cannot_find(tmp_path, 
     assert "no_such_deck" in error and "Traceback" not in error
     assert main(["crops", "--out", str(tmp_path), "--count", "-1"]) == 2
     assert "--count" in capsys.readouterr().err
+    assert main(["crops", "--out", str(tmp_path), "--count", "5", "--size", "100"]) == 2
+    error = capsys.readouterr().err
+    assert "--size 100" in error and "multiple of 32" in error and "Traceback" not in error

@@ -583,14 +583,17 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run_train)
 
 
+def check_classifier_size(size: int, option: str) -> None:
+    """A classifier's input size is a multiple of 32 (the network's stride); ``option`` names the flag that gave it."""
+    if size < 32 or size % 32:
+        raise ValueError(f"{option} {size}: give a multiple of 32 (the network's stride), such as 64 or 96")
+
+
 def run_train(args: argparse.Namespace) -> int:
     let_idle_threads_sleep()
     if args.distill < 0:
         raise ValueError(f"--distill {args.distill}: give a weight of 0 (off) or more")
-    if args.classifier_imgsz < 32 or args.classifier_imgsz % 32:
-        raise ValueError(
-            f"--classifier-imgsz {args.classifier_imgsz}: give a multiple of 32 (the network's stride), such as 64 or 96"
-        )
+    check_classifier_size(args.classifier_imgsz, "--classifier-imgsz")
     data_yaml = args.data / "data.yaml"
     crops = args.data / "crops"
     if args.part in ("detector", "both") and not data_yaml.exists():

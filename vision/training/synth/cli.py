@@ -6,6 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
+from vision.crops import CROP_SIZE
 from vision.training.synth.clutter import draw_contact_sheet
 from vision.training.synth.dataset import SynthConfig, draw_preview, generate
 from vision.training.synth.mining import mine_no_card_tables, mine_scenes
@@ -127,7 +128,7 @@ def add_crops_command(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "crops",
         help="render the card classifier's index crops directly (fast; hundreds of typefaces)",
-        description="Render 64 x 64 index crops, one folder per card code and 'none', without whole scenes: "
+        description="Render index crops (64 x 64, or --size), one folder per card code and 'none', without whole scenes: "
         "the training decks and procedural decks (fonts from datasets/install_fonts.sh) in train/, the held-out "
         "decks alone in val/. Train on them with 'ginscore train OUT --part classifier'.",
     )
@@ -147,16 +148,27 @@ def add_crops_command(commands: argparse._SubParsersAction) -> None:
         help="crops of this deck only (a taught deck, 'ginscore deck add', or a library deck); repeatable",
     )
     parser.add_argument("--instance", type=Path, default=None, help="the app's instance folder (taught decks)")
+    parser.add_argument(
+        "--size",
+        type=int,
+        default=CROP_SIZE,
+        help=f"the crops' side in px: the input size of the classifier that will learn from them, as "
+        f"'ginscore train --classifier-imgsz' (default {CROP_SIZE})",
+    )
     parser.set_defaults(run=run_crops)
 
 
 def run_crops(args: argparse.Namespace) -> int:
     from vision.training.synth.index_crops import CropSet, generate_crops
+    from vision.training.train import check_classifier_size
 
     if args.count < 0 or args.val_count < 0:
         raise ValueError("--count and --val-count take a number of crops, 0 or more")
+    check_classifier_size(args.size, "--size")
     decks = tuple(complete_deck_folder(name, args.instance) for name in args.deck)
-    crop_set = CropSet(args.out / "crops", args.count, args.val_count, args.seed, decks, args.channels == "bgr")
+    crop_set = CropSet(
+        args.out / "crops", args.count, args.val_count, args.seed, decks, args.channels == "bgr", args.size
+    )
     result = generate_crops(crop_set, args.workers)
     print(f"{result['crops']} crops in {result['seconds']} s under {args.out / 'crops'}")
     return 0

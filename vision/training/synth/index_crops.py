@@ -1,4 +1,5 @@
-"""The index-crop renderer: the classifier's 64 x 64 crops drawn directly, without rendering whole scenes.
+"""The index-crop renderer: the classifier's crops (64 x 64, or the size a classifier reads) drawn directly,
+without rendering whole scenes.
 
 A crop is one card corner as the reader cuts it out of a photo (``vision.crops.crop_index``): the rank and
 suit as the deck prints them, at any corner and any turn, with what surrounds an index in a real spread
@@ -23,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CARD_CODES
-from vision.crops import CROP_PADDING, crop_index
+from vision.crops import CROP_PADDING, CROP_SIZE, crop_index
 from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
 from vision.training.synth import clutter, procedural_decks
 from vision.training.synth.scene import HIDDEN_INDEX_LIMIT, light_and_lens
@@ -43,7 +44,6 @@ DECK_TURNOVER = 150
 SHEET_POOL = 4  # clutter sheets a worker holds for "not a card" crops, one drawn anew every SHEET_TURNOVER
 SHEET_TURNOVER = 400
 GLARE_SHARE = 0.25  # of the crops, those whose cards can catch the camera's glare (scene.light_and_lens)
-MAX_WINDOW = 64.0  # pixels: a crop window larger than this is drawn at this size (the crop is 64 px)
 CANVAS_MARGIN = 1.35  # the canvas drawn round an index, in crop windows: room for the framing's jitter
 PLAIN_TABLE = (40, 100, 40)  # BGR: a green felt, for clean test renders
 SKIN = ((140, 170, 220), (90, 130, 190), (60, 90, 140), (40, 60, 90))  # BGR
@@ -181,7 +181,8 @@ def _neighbours(rng: np.random.Generator, deck: Deck, subject: Face) -> list[Pla
 
 
 class CropRenderer:
-    """Draws labelled index crops: ``crop(rng) -> (class name, 64 x 64 BGR crop)``."""
+    """Draws labelled index crops: ``crop(rng) -> (class name, size x size BGR crop)``; ``size`` is the input size
+    of the classifier that learns from them (64, or 96 for crops-run10's kind)."""
 
     def __init__(
         self,
@@ -190,7 +191,9 @@ class CropRenderer:
         backs: list[np.ndarray],
         procedural: bool = True,
         seed: int = 0,
+        size: int = CROP_SIZE,
     ) -> None:
+        self.size = size
         self.packaged = packaged
         self.photos = photos
         self.backs = [Face.of(back, []) for back in backs]
@@ -292,15 +295,15 @@ class CropRenderer:
         local, quad = index_view(box, pixels, turn, tilt)
         side = float(np.max(quad.max(axis=0) - quad.min(axis=0)))
         window = side * (1 + 2 * CROP_PADDING)
-        if not clean and window > MAX_WINDOW:  # a large index: drawn smaller, as the crop will shrink it anyway
-            local, quad = index_view(box, pixels * MAX_WINDOW / window, turn, tilt)
+        if not clean and window > self.size:  # a large index: drawn at the crop's size, as the crop would shrink it
+            local, quad = index_view(box, pixels * self.size / window, turn, tilt)
             side = float(np.max(quad.max(axis=0) - quad.min(axis=0)))
         size = int(math.ceil(side * (1 + 2 * CROP_PADDING) * CANVAS_MARGIN)) + 4
         to_canvas = _translation(size / 2, size / 2) @ local
         if clean:
             canvas = np.full((size, size, 3), PLAIN_TABLE, np.uint8)
             _over(canvas, _warp(subject, to_canvas, size))
-            return crop_index(canvas, label_box(quad, size / 2))
+            return crop_index(canvas, label_box(quad, size / 2), size=self.size)
         placements = _neighbours(rng, deck, subject) if neighbours else []
         canvas = random_surface(rng, (size, size), self.photos)
         # a neighbour that misses the canvas is not laid (an empty layer would change nothing; None)
@@ -326,7 +329,7 @@ class CropRenderer:
         else:
             owner = np.full((size, size), -1, np.int32)
         canvas = light_and_lens(rng, canvas, owner, side * 4)
-        return crop_index(canvas, framed_as_detected(label_box(quad, size / 2), rng))
+        return crop_index(canvas, framed_as_detected(label_box(quad, size / 2), rng), size=self.size)
 
 
 def _lay_over(
@@ -400,10 +403,10 @@ CHUNK = 1000  # crops per work item; chunk i of a seed is the same whatever the 
 _WORKER: dict = {}
 
 
-def load_renderer(split: str, seed: int, deck_paths: tuple[Path, ...] = ()) -> CropRenderer:
+def load_renderer(split: str, seed: int, deck_paths: tuple[Path, ...] = (), size: int = CROP_SIZE) -> CropRenderer:
     """A renderer over the packaged decks of ``split`` (``train``: the training decks and procedural decks;
     ``val``: the held-out decks alone, on procedural tables: what a deck never seen looks like), or over the
-    deck folders ``deck_paths`` alone (a taught deck) in both."""
+    deck folders ``deck_paths`` alone (a taught deck) in both; its crops are ``size`` px square."""
     from vision.training.synth import decks as deck_assets
 
     if deck_paths:
@@ -416,12 +419,12 @@ def load_renderer(split: str, seed: int, deck_paths: tuple[Path, ...] = ()) -> C
     ]
     backs = [cv2.cvtColor(back, cv2.COLOR_RGBA2BGRA) for back in deck_assets.load_backs()]
     photos = deck_assets.load_surface_photos() if split == "train" else []
-    return CropRenderer(packaged, photos, backs, procedural=split == "train" and not deck_paths, seed=seed)
+    return CropRenderer(packaged, photos, backs, procedural=split == "train" and not deck_paths, seed=seed, size=size)
 
 
-def _init_worker(seed: int, deck_paths: tuple[Path, ...]) -> None:
+def _init_worker(seed: int, deck_paths: tuple[Path, ...], size: int) -> None:
     cv2.setNumThreads(1)
-    _WORKER["renderers"] = {split: load_renderer(split, seed, deck_paths) for split in ("train", "val")}
+    _WORKER["renderers"] = {split: load_renderer(split, seed, deck_paths, size) for split in ("train", "val")}
 
 
 def _write_chunk(job: tuple[Path, str, int, int, int, bool]) -> int:
@@ -449,6 +452,7 @@ class CropSet:
     seed: int = 0
     decks: tuple[Path, ...] = ()  # deck folders to draw alone, in both splits (a taught deck)
     bgr: bool = False  # red and blue swapped, for a classifier that reads BGR tensors (train.start_channel_order)
+    size: int = CROP_SIZE  # px, square: the input size of the classifier that will learn from them
 
 
 def generate_crops(crop_set: CropSet, workers: int = 0, progress=print) -> dict[str, float]:
@@ -467,7 +471,9 @@ def generate_crops(crop_set: CropSet, workers: int = 0, progress=print) -> dict[
             jobs.append((crop_set.out, split, crop_set.seed, chunk, min(CHUNK, total - start), crop_set.bgr))
     started, done = time.time(), 0
     context = mp.get_context("spawn")
-    with context.Pool(workers or os.cpu_count() or 1, _init_worker, (crop_set.seed, crop_set.decks)) as pool:
+    with context.Pool(
+        workers or os.cpu_count() or 1, _init_worker, (crop_set.seed, crop_set.decks, crop_set.size)
+    ) as pool:
         for written in pool.imap_unordered(_write_chunk, jobs):
             done += written
             if progress and done % (CHUNK * 40) < CHUNK:
