@@ -82,14 +82,14 @@ def test_the_rule_installs_only_what_is_not_worse():
 
 @needs_model
 @pytest.mark.slow
-def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeypatch):
+def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeypatch, partnered_models):
     import cv2
 
     from vision.detector import load_detector
     from vision.recognise import read_photo
     from vision.training.examples import collect_example, summary
 
-    models = copy_models(tmp_path / "models")
+    models = partnered_models  # the shipped reader with two partner classifiers: a retrain fine-tunes them all
     shipped = digests(models)
     instance = tmp_path / "instance"
     reader = load_detector(models)
@@ -134,7 +134,7 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeyp
     candidate = Path(report["work_dir"]) / "candidate"
     for name in partners:
         assert digests(candidate)[name] != shipped[name], f"{name} was not retrained"
-        assert classifier_classes(candidate / name) == classifier_classes(DEFAULT_MODELS_DIR / name)
+        assert classifier_classes(candidate / name) == classifier_classes(DEFAULT_MODELS_DIR / "candidates" / name)
     # each classifier went half the way from where it started to where its fine-tune took it
     assert report["step"] == 0.5
     runs = Path(report["work_dir"]) / "runs"
@@ -299,7 +299,7 @@ def test_a_retrain_fine_tunes_each_classifier_at_the_size_it_was_trained_at(tmp_
     models = copy_models(tmp_path / "models")
     at_96 = Path(__file__).resolve().parents[2] / "models" / "candidates" / "crops-run10.pt"  # trained at 96 px
     shutil.copy2(at_96, models / CLASSIFIER_FILE)
-    partner = models / "card_index_partner_classifier.pt"
+    partner = DEFAULT_MODELS_DIR / "candidates" / "card_index_partner_classifier.pt"  # trained at 64 px
     sizes = {}
 
     def record(crops, run, **_):

@@ -217,6 +217,8 @@ def test_a_step_toward_a_fine_tune_lies_between_it_and_the_start(tmp_path: Path)
     assert YOLO(str(tmp_path / "half.pt"), task="classify").model.float().eval()(images)[1].shape == (2, 53)
 
     with pytest.raises(ValueError, match="read different classes"):  # the 52-card partner has no "none"
-        step_toward(start, DEFAULT_MODELS_DIR / "card_index_partner_classifier_52.pt", 0.5, tmp_path / "x.pt")
+        step_toward(
+            start, DEFAULT_MODELS_DIR / "candidates" / "card_index_partner_classifier_52.pt", 0.5, tmp_path / "x.pt"
+        )
     with pytest.raises(ValueError, match="give a fraction"):
         step_toward(start, tuned, 1.5, tmp_path / "x.pt")

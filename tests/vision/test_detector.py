@@ -24,6 +24,8 @@ from vision.reading import PhotoReading
 from vision.recognise import boxes_of_tiles, detect, recognise, tile_spans
 from vision.steps import ReadingContext
 
+CANDIDATES_DIR = DEFAULT_MODELS_DIR / "candidates"
+
 TILE_OVERLAP = ModelSettings().detector.tile_overlap
 
 
@@ -148,16 +150,18 @@ def test_model_json_names_one_partner_classifier_or_a_list_and_a_missing_one_is_
         read_model_settings(tmp_path)
 
 
-def test_the_shipped_reader_loads_every_partner_classifier_it_names_and_a_retrain_keeps_them():
-    info = json.loads((DEFAULT_MODELS_DIR / "model.json").read_text())
-    names = info["classifiers"].get("partners", [])
-    assert names, "the shipped reader has partner classifiers"
-    settings = read_model_settings(DEFAULT_MODELS_DIR)
-    assert [p.name for p in settings.classifiers.partners] == names
-    assert len(CardIndexDetector(settings).partners) == len(names)
+def test_a_reader_loads_every_partner_classifier_it_names_and_a_retrain_keeps_them(partnered_models):
     from vision.training.retrain import model_files
 
-    assert set(names) <= set(model_files(DEFAULT_MODELS_DIR)), "a retrain's rollback must keep every partner"
+    names = json.loads((partnered_models / "model.json").read_text())["classifiers"]["partners"]
+    assert len(names) == 2
+    settings = read_model_settings(partnered_models)
+    assert [p.name for p in settings.classifiers.partners] == names
+    assert len(CardIndexDetector(settings).partners) == len(names)
+    assert set(names) <= set(model_files(partnered_models)), "a retrain's rollback must keep every partner"
+    # the shipped reader (session 30) reads with its main classifier alone, and loads no partner
+    shipped = read_model_settings(DEFAULT_MODELS_DIR)
+    assert shipped.classifiers.partners == () and not CardIndexDetector(shipped).partners
 
 
 def test_an_up_to_date_onnx_export_is_preferred_and_a_stale_one_ignored(tmp_path, monkeypatch):
@@ -277,7 +281,7 @@ def test_crops_are_classified_at_the_classifiers_training_size(model_folders, tm
     import cv2
     from ultralytics import YOLO
 
-    partner = YOLO(str(DEFAULT_MODELS_DIR / "card_index_partner_classifier.pt"), task="classify")  # trained at 64 px
+    partner = YOLO(str(CANDIDATES_DIR / "card_index_partner_classifier.pt"), task="classify")  # trained at 64 px
     from vision.crops import crop_index
 
     real_val = DEFAULT_MODELS_DIR.parent / "datasets" / "real" / "real-val"
@@ -474,11 +478,11 @@ def before_gate(detector, settings, image, boxes):
     return tuple(crop_readings(detector, settings, crops, isolated, settings.classifiers.rotations)[:3])
 
 
-def test_reading_with_fewer_classifiers_or_turns_shares_the_loaded_models():
+def test_reading_with_fewer_classifiers_or_turns_shares_the_loaded_models(partnered_models):
     """benchmarks/classifier_choice.py compares choices through vision.crop_reading.with_classifiers."""
     from vision.detector import load_detector
 
-    shipped = load_detector()
+    shipped = load_detector(partnered_models)
     partners = shipped.settings.classifiers.partners
     assert len(partners) == 2
     boxes = np.array([[10, 10, 40, 60], [100, 200, 130, 250], [300, 300, 330, 345]], dtype=float)
@@ -505,7 +509,7 @@ def test_every_turn_in_one_batch_reads_as_each_turn_alone():
     assert np.allclose(together, apart, atol=1e-9) and not np.allclose(together, classify_crops(classifier, crops))
 
 
-def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_asked_below_a_level():
+def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_asked_below_a_level(partnered_models):
     """classifiers.partners_below: a crop the main classifier reads surely enough is read by it alone."""
     import cv2
 
@@ -517,7 +521,7 @@ def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_aske
     classes = (real_val / "classes.txt").read_text().split()
     labels = read_yolo_labels(real_val / "labels" / "deal1.txt", classes, (image.shape[1], image.shape[0]))
     boxes = labels.xyxy[:24]
-    shipped = load_detector()
+    shipped = load_detector(partnered_models)
     partners, turns = shipped.settings.classifiers.partners, shipped.settings.classifiers.rotations
     every = before_gate(shipped, with_classifiers(shipped.settings, partners, turns, 1.0), image, boxes)  # 1: all
     alone = before_gate(shipped, with_classifiers(shipped.settings, (), turns), image, boxes)
@@ -555,7 +559,7 @@ def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_o
         if path.is_file() and path.suffix in (".pt", ".json"):
             shutil.copy2(path, tmp_path / path.name)
     # a classifier unlike the main one stands for a taught deck's: the 52-card partner
-    shutil.copy2(DEFAULT_MODELS_DIR / "card_index_partner_classifier_52.pt", tmp_path / "taught.pt")
+    shutil.copy2(CANDIDATES_DIR / "card_index_partner_classifier_52.pt", tmp_path / "taught.pt")
     document = json.loads((tmp_path / "model.json").read_text())
     document["classifiers"].update(taught="taught.pt", taught_below=1.01, taught_weight=1.0)
     (tmp_path / "model.json").write_text(json.dumps(document))
@@ -586,11 +590,16 @@ def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_o
     assert not np.allclose(every[1][:, 0], shipped[1][:, 0]), "the stand-in is not as sure as the shipped ones"
 
     # asked below a level: a crop the others read surely keeps their reading
-    sure = normalised_rows(shipped[1]).max(axis=1)
-    level = float(np.median(sure))
+    sure = shipped[1][:, 0]  # the first card's share of the card probabilities, as asked_of_taught measures it
+    middle = np.sort(sure)[len(sure) // 4 : 3 * len(sure) // 4]
+    gap = int(np.argmax(np.diff(middle)))
+    level = float(middle[gap : gap + 2].mean())  # the middle of the widest gap near the median: no crop at the edge
     between = replace(settings, classifiers=replace(settings.classifiers, taught_below=level, taught_weight=0.34))
     part = before_gate(taught, between, image, boxes)
     asked = sure < level
     assert 0 < asked.sum() < len(boxes)
-    assert (part[0][~asked] == shipped[0][~asked]).all() and np.allclose(part[1][~asked], shipped[1][~asked])
+    # (the first card and its probability: the runner-ups of a near-certain reading, at a few 1e-4, can swap
+    # places when the rows are normalised once more)
+    assert (part[0][~asked, 0] == shipped[0][~asked, 0]).all()
+    assert np.allclose(part[1][~asked, 0], shipped[1][~asked, 0])
     assert not np.allclose(part[1][asked], shipped[1][asked])
