@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CARD_CODES
+from vision.paths import DEFAULT_MODELS_DIR
 from web.cli import main
 
 
@@ -88,17 +89,20 @@ def test_train_without_a_dataset_says_what_to_do(tmp_path: Path, capsys):
     assert "--classifier-imgsz 80: give a multiple of 32" in capsys.readouterr().err
 
 
-def test_the_classifier_trains_at_the_input_size_asked_for(tmp_path: Path, monkeypatch):
+def test_the_classifier_trains_at_the_input_size_asked_for_else_at_its_start_s_own(tmp_path: Path, monkeypatch):
     # the reader cuts its crops at the size the classifier was trained at (detector.trained_imgsz), so the size
-    # asked for on the command line must reach the training run
+    # asked for on the command line must reach the training run; without one, a fine-tune keeps its start's
+    # size (the shipped classifier's 96 px, a 64-px candidate's 64) and a run from scratch takes 64
     from vision.training import train
 
     (tmp_path / "crops" / "train").mkdir(parents=True)
     runs = []
     monkeypatch.setattr(train, "train_classifier", lambda crops, run, **_: runs.append(run))
-    assert main(["train", str(tmp_path), "--part", "classifier", "--no-install", "--classifier-imgsz", "96"]) == 0
-    assert main(["train", str(tmp_path), "--part", "classifier", "--no-install"]) == 0
-    assert [run.imgsz for run in runs] == [96, train.CLASSIFIER_RUN.imgsz]
+    at_64 = str(DEFAULT_MODELS_DIR / "candidates" / "former-main-classifier.pt")
+    for extra in (["--classifier-imgsz", "96"], ["--classifier-imgsz", "64"], [], ["--classifier-weights", at_64]):
+        assert main(["train", str(tmp_path), "--part", "classifier", "--no-install", *extra]) == 0
+    assert main(["train", str(tmp_path), "--part", "classifier", "--no-install", "--scratch"]) == 0
+    assert [run.imgsz for run in runs] == [96, 64, 96, 64, train.CLASSIFIER_RUN.imgsz]
 
 
 def test_fine_tuning_a_bgr_classifier_trains_on_red_and_blue_swapped_crops(tmp_path: Path):

@@ -538,9 +538,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--classifier-imgsz",
         type=int,
-        default=CLASSIFIER_RUN.imgsz,
+        default=None,
         help=f"the classifier's input size; the reader cuts its crops at the size it was trained at "
-        f"(default {CLASSIFIER_RUN.imgsz})",
+        f"(default: the start weights' own size, {CLASSIFIER_RUN.imgsz} from scratch)",
     )
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--device", default=None, help="'cpu', '0' for the first GPU; default: a GPU if there is one")
@@ -593,7 +593,8 @@ def run_train(args: argparse.Namespace) -> int:
     let_idle_threads_sleep()
     if args.distill < 0:
         raise ValueError(f"--distill {args.distill}: give a weight of 0 (off) or more")
-    check_classifier_size(args.classifier_imgsz, "--classifier-imgsz")
+    if args.classifier_imgsz is not None:
+        check_classifier_size(args.classifier_imgsz, "--classifier-imgsz")
     data_yaml = args.data / "data.yaml"
     crops = args.data / "crops"
     if args.part in ("detector", "both") and not data_yaml.exists():
@@ -610,9 +611,11 @@ def run_train(args: argparse.Namespace) -> int:
         detector = train_detector(data_yaml, run)
     if args.part in ("classifier", "both"):
         weights = "yolov8n-cls.yaml" if args.scratch else args.classifier_weights
+        start = _start_weights(weights, args.models_dir / CLASSIFIER_FILE, "yolov8n-cls.yaml")
         run = replace(
             CLASSIFIER_RUN,
-            imgsz=args.classifier_imgsz,
+            # a fine-tune keeps the size its start was trained at (the reader cuts crops at it)
+            imgsz=args.classifier_imgsz or classifier_input_size(start),
             batch=max(args.batch, 64),
             weights=weights,
             name=args.name,
