@@ -2,33 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
-
-from vision.paths import DEFAULT_MODELS_DIR
-
-# The partner classifiers the reader shipped with until session 30 (52 codes + "not a card", and 52 codes), kept
-# in models/candidates/: the partner mechanics (model.json classifiers.partners) are tested on real weights.
-FORMER_PARTNERS = ("card_index_partner_classifier.pt", "card_index_partner_classifier_52.pt")
-CANDIDATES_DIR = DEFAULT_MODELS_DIR / "candidates"
-
-
-def models_with_former_partners(folder: Path) -> Path:
-    """A copy of the shipped reader in ``folder`` with the two former partner classifiers beside its main one,
-    read as they were shipped (weighed 0.34, asked below 0.98)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for path in DEFAULT_MODELS_DIR.iterdir():
-        if path.is_file() and path.suffix in (".pt", ".json"):
-            shutil.copy2(path, folder / path.name)
-    for name in FORMER_PARTNERS:
-        shutil.copy2(CANDIDATES_DIR / name, folder / name)
-    settings = json.loads((folder / "model.json").read_text())
-    settings["classifiers"].update(partners=list(FORMER_PARTNERS), mix=0.34, partners_below=0.98)
-    (folder / "model.json").write_text(json.dumps(settings, indent=2))
-    return folder
+from shipped_models import models_with_former_partners
 
 
 @pytest.fixture

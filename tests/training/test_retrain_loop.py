@@ -10,10 +10,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from shipped_models import copy_shipped_models
 
 from engine.cards import CARD_CODES
 from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, read_model_settings
-from vision.paths import DATASETS_DIR, DEFAULT_MODELS_DIR
+from vision.paths import CANDIDATES_DIR, DATASETS_DIR, DEFAULT_MODELS_DIR
 from vision.training.retrain import EvalSet, RetrainConfig, decide, render_training_data, retrain
 from vision.training.train import KeepWhatItReads, classifier_classes
 from web.cli import main
@@ -21,14 +22,6 @@ from web.cli import main
 needs_model = pytest.mark.skipif(
     not (DEFAULT_MODELS_DIR / DETECTOR_FILE).exists(), reason="no shipped model in models/"
 )
-
-
-def copy_models(folder: Path) -> Path:
-    folder.mkdir(parents=True)
-    for path in DEFAULT_MODELS_DIR.iterdir():
-        if path.is_file() and path.suffix in (".pt", ".json"):
-            shutil.copy2(path, folder / path.name)
-    return folder
 
 
 def digests(folder: Path) -> dict[str, str]:
@@ -134,7 +127,7 @@ def test_corrected_photos_retrain_and_the_rule_decides(tmp_path, capsys, monkeyp
     candidate = Path(report["work_dir"]) / "candidate"
     for name in partners:
         assert digests(candidate)[name] != shipped[name], f"{name} was not retrained"
-        assert classifier_classes(candidate / name) == classifier_classes(DEFAULT_MODELS_DIR / "candidates" / name)
+        assert classifier_classes(candidate / name) == classifier_classes(CANDIDATES_DIR / name)
     # each classifier went half the way from where it started to where its fine-tune took it
     assert report["step"] == 0.5
     runs = Path(report["work_dir"]) / "runs"
@@ -195,7 +188,7 @@ def test_a_retrain_draws_the_taught_deck_s_crops_directly_beside_its_scenes(tmp_
 
 @needs_model
 def test_a_taught_deck_classifier_needs_a_taught_deck_and_says_so(tmp_path, capsys):
-    models = copy_models(tmp_path / "models")
+    models = copy_shipped_models(tmp_path / "models")
     argv = ["retrain", "--taught-partner", "--models-dir", str(models), "--instance", str(tmp_path / "instance")]
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -232,7 +225,7 @@ def test_a_taught_deck_s_own_classifier_is_taught_measured_and_decided_leaving_t
 
     from vision.training.retrain import TAUGHT_PARTNER_FILE
 
-    models = copy_models(tmp_path / "models")
+    models = copy_shipped_models(tmp_path / "models")
     shipped = digests(models)
     instance = tmp_path / "instance"
     shutil.copytree(DATASETS_DIR / "decks" / "anglo", instance / "decks" / "mine")  # a deck of 52 faces
@@ -296,10 +289,10 @@ def test_a_retrain_fine_tunes_each_classifier_at_the_size_it_was_trained_at(tmp_
     from vision.training import train
     from vision.training.retrain import Progress
 
-    models = copy_models(tmp_path / "models")
-    at_96 = Path(__file__).resolve().parents[2] / "models" / "candidates" / "crops-run10.pt"  # trained at 96 px
+    models = copy_shipped_models(tmp_path / "models")
+    at_96 = CANDIDATES_DIR / "crops-run10.pt"  # trained at 96 px
     shutil.copy2(at_96, models / CLASSIFIER_FILE)
-    partner = DEFAULT_MODELS_DIR / "candidates" / "card_index_partner_classifier.pt"  # trained at 64 px
+    partner = CANDIDATES_DIR / "card_index_partner_classifier.pt"  # trained at 64 px
     sizes = {}
 
     def record(crops, run, **_):

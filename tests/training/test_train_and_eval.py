@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.cards import CARD_CODES
-from vision.paths import DEFAULT_MODELS_DIR
+from vision.paths import CANDIDATES_DIR, DEFAULT_MODELS_DIR
 from web.cli import main
 
 
@@ -98,7 +98,7 @@ def test_the_classifier_trains_at_the_input_size_asked_for_else_at_its_start_s_o
     (tmp_path / "crops" / "train").mkdir(parents=True)
     runs = []
     monkeypatch.setattr(train, "train_classifier", lambda crops, run, **_: runs.append(run))
-    at_64 = str(DEFAULT_MODELS_DIR / "candidates" / "former-main-classifier.pt")
+    at_64 = str(CANDIDATES_DIR / "former-main-classifier.pt")
     for extra in (["--classifier-imgsz", "96"], ["--classifier-imgsz", "64"], [], ["--classifier-weights", at_64]):
         assert main(["train", str(tmp_path), "--part", "classifier", "--no-install", *extra]) == 0
     assert main(["train", str(tmp_path), "--part", "classifier", "--no-install", "--scratch"]) == 0
@@ -157,7 +157,6 @@ def test_keep_what_it_reads_holds_only_the_crops_the_start_model_reads_right():
     import torch.nn.functional as F
 
     from vision.detector import prepare_ultralytics
-    from vision.paths import DEFAULT_MODELS_DIR
     from vision.training.train import CLASSIFIER_FILE, KeepWhatItReads
 
     prepare_ultralytics()
@@ -193,7 +192,6 @@ def test_a_step_toward_a_fine_tune_lies_between_it_and_the_start(tmp_path: Path)
     import torch
 
     from vision.detector import prepare_ultralytics
-    from vision.paths import DEFAULT_MODELS_DIR
     from vision.training.train import CLASSIFIER_FILE, step_toward
 
     prepare_ultralytics()
@@ -221,8 +219,6 @@ def test_a_step_toward_a_fine_tune_lies_between_it_and_the_start(tmp_path: Path)
     assert YOLO(str(tmp_path / "half.pt"), task="classify").model.float().eval()(images)[1].shape == (2, 53)
 
     with pytest.raises(ValueError, match="read different classes"):  # the 52-card partner has no "none"
-        step_toward(
-            start, DEFAULT_MODELS_DIR / "candidates" / "card_index_partner_classifier_52.pt", 0.5, tmp_path / "x.pt"
-        )
+        step_toward(start, CANDIDATES_DIR / "card_index_partner_classifier_52.pt", 0.5, tmp_path / "x.pt")
     with pytest.raises(ValueError, match="give a fraction"):
         step_toward(start, tuned, 1.5, tmp_path / "x.pt")

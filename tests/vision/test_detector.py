@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 import pytest
+from shipped_models import copy_shipped_models
 
 from engine.cards import CARD_CODES
 from vision.crop_reading import crop_readings, crops_of, gated_readings, read_boxes, with_classifiers
@@ -18,13 +19,11 @@ from vision.decision import one_reading_per_index
 from vision.detections import Detections, suppress_duplicates
 from vision.detector import CardIndexDetector, classify_crops
 from vision.model_settings import CLASSIFIER_FILE, DETECTOR_FILE, ModelError, ModelSettings, read_model_settings
-from vision.paths import DEFAULT_MODELS_DIR
+from vision.paths import CANDIDATES_DIR, DEFAULT_MODELS_DIR
 from vision.proposals import second_pass
 from vision.reading import PhotoReading
 from vision.recognise import boxes_of_tiles, detect, recognise, tile_spans
 from vision.steps import ReadingContext
-
-CANDIDATES_DIR = DEFAULT_MODELS_DIR / "candidates"
 
 TILE_OVERLAP = ModelSettings().detector.tile_overlap
 
@@ -555,9 +554,7 @@ def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_o
     from vision.probabilities import normalised_rows
     from vision.training.retrain import model_files
 
-    for path in DEFAULT_MODELS_DIR.iterdir():
-        if path.is_file() and path.suffix in (".pt", ".json"):
-            shutil.copy2(path, tmp_path / path.name)
+    copy_shipped_models(tmp_path)
     # a classifier unlike the main one stands for a taught deck's: the 52-card partner
     shutil.copy2(CANDIDATES_DIR / "card_index_partner_classifier_52.pt", tmp_path / "taught.pt")
     document = json.loads((tmp_path / "model.json").read_text())

@@ -16,9 +16,9 @@ import pytest
 from browser_setup import BROWSER_TESTS, DESKTOP, PHONE
 from servers import ThreadServer
 from sheet_helpers import needs_model
+from shipped_models import copy_shipped_models
 
 from engine.cards import CARD_CODES, card_label
-from vision.paths import DEFAULT_MODELS_DIR
 from vision.training.synth.decks import DATASETS, load_deck
 from vision.training.synth.table_photo import write_suit_photos
 from web import create_app, learning
@@ -196,11 +196,7 @@ def test_a_taught_deck_s_check_photo_judges_a_retrain_that_says_what_it_bought(s
 
     if not learning.taught_decks(server.instance):
         pytest.skip("needs the deck taught by test_a_deck_is_taught_from_a_phone")
-    models = tmp_path / "models"  # the retrain may install: never into the shipped models
-    models.mkdir()
-    for path in DEFAULT_MODELS_DIR.iterdir():
-        if path.is_file() and path.suffix in (".pt", ".json"):
-            shutil.copy2(path, models / path.name)
+    models = copy_shipped_models(tmp_path / "models")  # the retrain may install: never into the shipped models
     measuring = tmp_path / "real-val"  # two of real-val's photos, so the words say what real-val paid
     for sub in ("images", "labels"):
         (measuring / sub).mkdir(parents=True)

@@ -617,7 +617,7 @@ def run_train(args: argparse.Namespace) -> int:
             # a fine-tune keeps the size its start was trained at (the reader cuts crops at it)
             imgsz=args.classifier_imgsz or classifier_input_size(start),
             batch=max(args.batch, 64),
-            weights=weights,
+            weights=start,  # resolved once: train_classifier takes an explicit start as it is
             name=args.name,
             **options,
             **where,
