@@ -279,8 +279,10 @@ def light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray,
     # sensor noise
     sigma = rng.uniform(0, 9)
     if sigma > 1:
-        noise = rng.standard_normal(out.shape, dtype=np.float32)
-        noise *= np.float32(sigma)
+        # OpenCV's generator, seeded from ``rng`` (the same scene, the same noise): a third of numpy's time
+        noise = np.empty(out.shape, np.float32)
+        cv2.setRNGSeed(int(rng.integers(2**31)))
+        cv2.randn(noise, 0.0, float(sigma))
         noise += out
         np.clip(noise, 0, 255, out=noise)
         out = noise.astype(np.uint8)
