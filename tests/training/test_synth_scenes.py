@@ -14,7 +14,7 @@ from vision.training.synth.camera import Camera
 from vision.training.synth.dataset import SynthConfig, generate
 from vision.training.synth.decks import load_decks
 from vision.training.synth.layouts import Placement
-from vision.training.synth.scene import HIDDEN_INDEX_LIMIT, render_scene
+from vision.training.synth.scene import HIDDEN_INDEX_LIMIT, render_scene, sensor_noise
 
 
 @pytest.fixture(scope="module")
@@ -229,3 +229,12 @@ def test_procedural_decks_join_the_training_scenes_the_same_for_the_same_seed():
     procedural = [(split, scene) for split, scene in drawn if scene.deck_id.startswith("procedural-11-")]
     assert procedural and {split for split, _ in procedural} == {"train"}
     assert sum(len(scene.labels) for _, scene in procedural) > 0
+
+
+def test_the_sensor_noise_falls_on_every_channel_alike_and_repeats_with_its_seed():
+    noise = sensor_noise(np.random.default_rng(3), (200, 200, 3), 6.0)
+    assert noise.dtype == np.float32
+    assert np.allclose(noise.reshape(-1, 3).std(axis=0), 6.0, rtol=0.05)  # OpenCV given one sd fills one channel
+    assert np.allclose(noise.reshape(-1, 3).mean(axis=0), 0.0, atol=0.2)
+    assert np.array_equal(noise, sensor_noise(np.random.default_rng(3), (200, 200, 3), 6.0))
+    assert not np.array_equal(noise, sensor_noise(np.random.default_rng(4), (200, 200, 3), 6.0))

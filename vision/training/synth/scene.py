@@ -220,6 +220,16 @@ def _light_axis(n: int) -> np.ndarray:
 _LEVELS = np.arange(256) / 255.0  # the 8-bit levels as fractions: the gamma's lookup table is drawn from them
 
 
+def sensor_noise(rng: np.random.Generator, shape: tuple[int, ...], sigma: float) -> np.ndarray:
+    """Gaussian noise of sd ``sigma`` in every channel, float32, from OpenCV's generator seeded from ``rng`` (the
+    same scene, the same noise; a third of numpy's time)."""
+    noise = np.empty(shape, np.float32)
+    channels = shape[2] if len(shape) == 3 else 1
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, np.zeros(channels), np.full(channels, float(sigma)))  # per channel: a bare number fills one
+    return noise
+
+
 def light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray, card_pixels: float) -> np.ndarray:
     H, W = img.shape[:2]
     # uneven light: a smooth gain field 1 + a x + b y + c (x^2 + y^2), summed from a row and a column
@@ -279,10 +289,7 @@ def light_and_lens(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray,
     # sensor noise
     sigma = rng.uniform(0, 9)
     if sigma > 1:
-        # OpenCV's generator, seeded from ``rng`` (the same scene, the same noise): a third of numpy's time
-        noise = np.empty(out.shape, np.float32)
-        cv2.setRNGSeed(int(rng.integers(2**31)))
-        cv2.randn(noise, 0.0, float(sigma))
+        noise = sensor_noise(rng, out.shape, sigma)
         noise += out
         np.clip(noise, 0, 255, out=noise)
         out = noise.astype(np.uint8)
