@@ -74,6 +74,9 @@ class ClassifierSettings:
     mix: float = 1.0
     channels: str = "bgr"  # channel order the classifier networks were trained on
     rotations: int = 4  # photos: average over 1, 2 or 4 quarter turns of each crop
+    # each crop is read upright first, and at its other turns only when that reading's first class (any class,
+    # "not a card" included) is less sure than this; 1: every turn of every crop (detector.classify_crops)
+    other_turns_below: float = 1.0
     # the partners read only the crops the main classifier reads less surely than this (the probability of
     # its first class, "not a card" included); the main reading of a surer crop stands alone. 1: every crop
     partners_below: float = 1.0

@@ -508,6 +508,35 @@ def test_every_turn_in_one_batch_reads_as_each_turn_alone():
     assert np.allclose(together, apart, atol=1e-9) and not np.allclose(together, classify_crops(classifier, crops))
 
 
+def test_other_turns_are_read_only_for_crops_unsure_upright():
+    """classifiers.other_turns_below: a crop read surely upright keeps that reading; the others read as at every
+    turn."""
+    import cv2
+
+    from vision.crops import crop_indices
+    from vision.detections import read_yolo_labels
+    from vision.detector import classify_crops, load_detector
+
+    classifier = load_detector().classifier
+    real_val = DEFAULT_MODELS_DIR.parent / "datasets" / "real" / "real-val"
+    image = cv2.imread(str(real_val / "images" / "deal1.jpg"))
+    classes = (real_val / "classes.txt").read_text().split()
+    labels = read_yolo_labels(real_val / "labels" / "deal1.txt", classes, (image.shape[1], image.shape[0]))
+    crops = crop_indices(image, labels.xyxy[:12], size=96) + crop_indices(
+        photo(5), np.array([[10, 10, 40, 60]]), size=96
+    )
+    upright = classify_crops(classifier, crops)
+    every_turn = classify_crops(classifier, crops, rotations=4)
+    level = float(np.median(upright.max(axis=1)))
+    adaptive = classify_crops(classifier, crops, rotations=4, other_turns_below=level)
+    unsure = upright.max(axis=1) < level
+    assert unsure.any() and (~unsure).any()
+    assert np.allclose(adaptive[~unsure], upright[~unsure], atol=1e-6)
+    assert np.allclose(adaptive[unsure], every_turn[unsure], atol=1e-5)
+    assert not np.allclose(upright[unsure], every_turn[unsure], atol=1e-5)
+    assert np.allclose(classify_crops(classifier, crops, rotations=4, other_turns_below=1.0), every_turn, atol=1e-9)
+
+
 def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_asked_below_a_level(partnered_models):
     """classifiers.partners_below: a crop the main classifier reads surely enough is read by it alone."""
     import cv2
