@@ -251,3 +251,23 @@ def test_deck_add_with_nobody_to_answer_says_to_use_yes(tmp_path, models_copy, c
     assert not (tmp_path / "decks" / "mine").exists()  # nothing written
     assert main(command) == 0  # the reader is sure of this one: nothing to ask
     assert "1 of 1 faces named surely" in capsys.readouterr().out
+
+
+def test_of_two_faces_that_read_one_card_the_one_the_matching_named_keeps_it():
+    """The one-to-one matching gave As to the less sure face (the surer one fits another name better): that
+    face keeps As and the surer one is the duplicate, so ``--yes`` keeps one of them, never neither."""
+    from vision.training.face_names import Naming, mark_duplicates
+    from vision.training.table_cards import FoundCard
+
+    face = np.zeros((4, 3, 3), np.uint8)
+    cards = [FoundCard(face, "spades.jpg", 13), FoundCard(face, "again.jpg", 2), FoundCard(face, "again.jpg", 3)]
+    surer = Naming(("2s", "As"), (0.05, 0.92)).doubting("reads As (0.92), but As fits another face better")
+    matched = Naming(("As", "4s"), (0.81, 0.1), sure=True)
+    alone = Naming(("Kc",), (0.99,), sure=True)
+    marked = mark_duplicates(cards, [surer, matched, alone])
+    assert marked[1].duplicate_of is None and marked[1].doubts[-1] == f"{cards[0].label} reads As too"
+    assert marked[0].duplicate_of == 1 and not any("fits another face better" in d for d in marked[0].doubts)
+    assert marked[2] == alone
+    # without a matching that named either, the surer keeps it, as before
+    neither = mark_duplicates(cards[:2], [surer, Naming(("3s", "As"), (0.1, 0.81))])
+    assert neither[0].duplicate_of is None and neither[1].duplicate_of == 0

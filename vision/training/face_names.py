@@ -174,8 +174,10 @@ def name_faces(
 
 
 def mark_duplicates(cards: list[FoundCard], namings: list[Naming]) -> list[Naming]:
-    """Faces that read the same card (a deck holds each card once): the surest keeps the name, every one
-    of them is asked about, and ``--yes`` leaves out all but the surest (``Naming.duplicate_of``)."""
+    """Faces that read the same card (a deck holds each card once): the one the one-to-one matching gave the
+    name keeps it (else the surest), every one of them is asked about, and ``--yes`` leaves out all but that one
+    (``Naming.duplicate_of``). Keeping the surest when the matching named another would leave both out: the
+    surest with its "fits another face better", the other as its duplicate."""
     firsts: dict[str, list[tuple[float, int]]] = {}
     for i, naming in enumerate(namings):
         # what the face reads first, whichever name the one-to-one matching gave it
@@ -187,7 +189,7 @@ def mark_duplicates(cards: list[FoundCard], namings: list[Naming]) -> list[Namin
     for code, faces in firsts.items():
         if len(faces) < 2:
             continue
-        faces.sort(reverse=True)
+        faces.sort(key=lambda face: (namings[face[1]].best == code, face[0]), reverse=True)
         keeper = faces[0][1]
         others = ", ".join(cards[i].label for _, i in faces[1:])
         marked[keeper] = marked[keeper].doubting(f"{others} read{'s' if len(faces) == 2 else ''} {code} too")
