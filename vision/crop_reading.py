@@ -86,7 +86,10 @@ def crop_readings(
         raise ValueError(
             f"this classifier reads isolated crops: pass them (crop_index(..., isolate={classifiers.isolate}))"
         )
-    probabilities = detector.classify(detector.classifier, isolated if isolated is not None else crops, rotations)
+    turns_below = classifiers.other_turns_below
+    probabilities = detector.classify(
+        detector.classifier, isolated if isolated is not None else crops, rotations, turns_below
+    )
     to_card = detector.classifier_card_ids
     rejected = not_a_card_probability(probabilities, to_card)
     cards, to_card = probabilities[:, to_card != NOT_A_CARD], to_card[to_card != NOT_A_CARD]
@@ -97,7 +100,8 @@ def crop_readings(
         asked = asked_of_partners(probabilities, classifiers.partners_below)
         if len(asked):
             readings = [
-                (detector.classify(partner, [crops[i] for i in asked], rotations), ids) for partner, ids in partners
+                (detector.classify(partner, [crops[i] for i in asked], rotations, turns_below), ids)
+                for partner, ids in partners
             ]
             for partner, partner_ids in readings:
                 # a partner that can say "not a card" too: any classifier's "no" counts
@@ -111,7 +115,7 @@ def crop_readings(
     taught_asked = asked_of_taught(detector, classifiers, cards)
     if len(taught_asked):
         taught, taught_ids = detector.taught  # type: ignore[misc]  # asked only when it is loaded
-        reading = detector.classify(taught, [crops[i] for i in taught_asked], rotations)
+        reading = detector.classify(taught, [crops[i] for i in taught_asked], rotations, turns_below)
         cards = normalised_rows(cards)
         cards[taught_asked] = combine_card_readings(
             cards[taught_asked],

@@ -276,9 +276,12 @@ class CardIndexDetector:
         xyxy = _numpy(result.boxes.xyxy).astype(np.float64)
         return (xyxy / scale if shrunk else xyxy), _numpy(result.boxes.conf).astype(np.float64)
 
-    def classify(self, classifier: Any, crops: list[np.ndarray], rotations: int) -> np.ndarray:
+    def classify(
+        self, classifier: Any, crops: list[np.ndarray], rotations: int, other_turns_below: float = 1.0
+    ) -> np.ndarray:
         """One loaded classifier's class probabilities (N, classes) of square BGR crops at ``rotations``
-        quarter turns (``classify_crops``). The crops are cut at the main classifier's size; a partner trained
+        quarter turns, the turns after the first only for crops read less surely than ``other_turns_below``
+        upright (``classify_crops``). The crops are cut at the main classifier's size; a partner trained
         at another size reads them resized to its own."""
         size = trained_imgsz(classifier) or CROP_SIZE
         if crops and crops[0].shape[0] != size:
@@ -289,8 +292,8 @@ class CardIndexDetector:
             crops = [cv2.resize(crop, (size, size), interpolation=interpolation) for crop in crops]
         with MODEL_LOCK:
             use_all_cores()
-            classifiers = self.settings.classifiers
-            return classify_crops(classifier, crops, classifiers.channels, rotations, classifiers.other_turns_below)
+            channels = self.settings.classifiers.channels  # the networks' own: how they were trained
+            return classify_crops(classifier, crops, channels, rotations, other_turns_below)
 
 
 @lru_cache(maxsize=4)

@@ -490,8 +490,9 @@ def test_reading_with_fewer_classifiers_or_turns_shares_the_loaded_models(partne
     alone = with_classifiers(shipped.settings, (), 1)
     assert alone.classifiers.partners == () and alone.classifiers.rotations == 1
     assert alone.classifiers.mix == 1.0 and shipped.settings.classifiers.partners == partners
+    every_turn = shipped.settings.replace(classifiers={"other_turns_below": 1.0})  # noise crops are read surely
     assert not np.allclose(
-        before_gate(shipped, alone, photo(), boxes)[1], before_gate(shipped, shipped.settings, photo(), boxes)[1]
+        before_gate(shipped, alone, photo(), boxes)[1], before_gate(shipped, every_turn, photo(), boxes)[1]
     )
     with pytest.raises(ModelError, match="not among those loaded"):
         read_boxes(shipped, photo(), boxes, with_classifiers(shipped.settings, (partners[0].with_name("other.pt"),), 4))
@@ -557,8 +558,9 @@ def test_partners_read_only_the_crops_the_main_classifier_is_unsure_of_when_aske
     assert all(np.allclose(a, b) for a, b in zip(at_zero, alone, strict=True)), "0: the main classifier alone"
     assert not np.allclose(every[1], alone[1]), "the partners change the readings they are asked about"
 
+    classifiers = shipped.settings.classifiers
     main_sure = shipped.classify(
-        shipped.classifier, crops_of(shipped, image, boxes, shipped.settings.classifiers)[0], turns
+        shipped.classifier, crops_of(shipped, image, boxes, classifiers)[0], turns, classifiers.other_turns_below
     )
     level = float(np.median(main_sure.max(axis=1)))
     asked = main_sure.max(axis=1) < level
@@ -609,7 +611,7 @@ def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_o
     # asked about every crop, and alone (weight 1): each crop's first card is the taught classifier's own
     crops = crops_of(taught, image, boxes, settings.classifiers)[0]
     model, ids = taught.taught
-    own = taught.classify(model, crops, settings.classifiers.rotations)
+    own = taught.classify(model, crops, settings.classifiers.rotations, settings.classifiers.other_turns_below)
     every = before_gate(taught, settings, image, boxes)
     assert (every[0][:, 0] == ids[np.argmax(own, axis=1)]).all()
     assert np.allclose(every[1][:, 0], normalised_rows(own).max(axis=1), atol=1e-6)
