@@ -110,10 +110,9 @@ def channel_percentile(crops: np.ndarray, percentile: float) -> np.ndarray:
     count, channels = len(crops), crops.shape[-1]
     histograms = np.empty((count, channels, 256), np.float64)
     for i in range(count):
+        crop = np.ascontiguousarray(crops[i])  # once per crop, for all its channels
         for channel in range(channels):
-            histograms[i, channel] = cv2.calcHist(
-                [np.ascontiguousarray(crops[i])], [channel], None, [256], [0, 256]
-            ).ravel()
+            histograms[i, channel] = cv2.calcHist([crop], [channel], None, [256], [0, 256]).ravel()
     cumulative = histograms.cumsum(axis=2)
     position = percentile / 100.0 * (crops.shape[1] * crops.shape[2] - 1)
     low = int(np.floor(position))

@@ -8,9 +8,8 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parents[1]
 DATASETS_DIR = REPOSITORY / "datasets"
 DEFAULT_MODELS_DIR = REPOSITORY / "models"
-CANDIDATES_DIR = (
-    DEFAULT_MODELS_DIR / "candidates"
-)  # trained weights kept beside the shipped ones, not read by the product
+# trained weights kept beside the shipped ones, not read by the product
+CANDIDATES_DIR = DEFAULT_MODELS_DIR / "candidates"
 MODELS_DIR_ENV = "GINSCORE_MODELS"  # overrides the models folder
 INSTANCE_ENV = "GINSCORE_INSTANCE"  # overrides the instance folder
 DEFAULT_INSTANCE = REPOSITORY / "instance"
