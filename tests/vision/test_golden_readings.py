@@ -2,17 +2,16 @@
 ``golden_readings.py``): the same cards, confidences (to 1e-4), runner-ups, reasons, boxes and hands.
 
 The tolerance is machine noise, not leeway: torch's CPU kernels differ in their last digits from one processor to
-another (measured: 3e-5 on a confidence between two 2-core machines of this project), so a confidence, and a
-percentage printed from it, may differ that much; a change of the reading itself differs by far more."""
+another (measured: 3e-5 on a confidence between two 2-core machines of this project, and 1.3e-4 on an AMD EPYC
+against the machine that wrote the file, session 32), so a confidence, and a percentage printed from it, may differ
+that much; a change of the reading itself differs by far more. The readings of now are read once for this test and
+the real-clutter floors (``readings_now`` in conftest.py)."""
 
 from __future__ import annotations
 
 import json
 import math
 import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +26,7 @@ pytestmark = [
     pytest.mark.skipif(not GOLDEN.exists(), reason="no golden readings written"),
 ]
 
-TOLERANCE = 1e-4
+TOLERANCE = 1e-3
 PERCENT = re.compile(r"(\d+)%")
 
 
@@ -59,10 +58,7 @@ def differences(golden: Any, read: Any, where: str = "") -> list[str]:
     return [] if golden == read else [f"{where}: {read!r} vs {golden!r}"]
 
 
-def test_the_golden_photos_read_as_they_did(tmp_path):
+def test_the_golden_photos_read_as_they_did(readings_now):
     golden = json.loads(GOLDEN.read_text())
-    now = tmp_path / "now.json"
-    script = Path(__file__).with_name("golden_readings.py")
-    subprocess.run([sys.executable, str(script), "--to", str(now)], check=True, capture_output=True, timeout=1800)
-    found = differences(golden, json.loads(now.read_text()))
+    found = differences(golden, readings_now)
     assert not found, f"{len(found)} differences:\n" + "\n".join(found[:40])

@@ -536,10 +536,13 @@ def evaluate_rank_folder(
     conf: float | None = None,
     save_annotated: Path | str | None = None,
     settings: ModelSettings | None = None,
+    keep_readings: dict[str, PhotoReading] | None = None,
 ) -> dict[str, Any]:
     """Read every photo of a rank-labelled folder through the product path and measure, per the set's README:
     rank recall and precision (multisets of ranks), exact photos, false cards per photo; and by position,
-    how many wrong cards the review page would flag (a reason to check each) and how many right ones."""
+    how many wrong cards the review page would flag (a reason to check each) and how many right ones.
+    ``keep_readings`` (a dict) receives each photo's reading by its file name: what else looks at the same
+    readings need not read the photos again (the golden readings' test does, for the floors beside it)."""
 
     folder = Path(folder)
     labels = read_rank_labels(folder / "labels.csv")
@@ -552,6 +555,8 @@ def evaluate_rank_folder(
         recognition = recognise(path, detector=detector, settings=settings, imgsz=imgsz, conf=conf, name=name)
         seconds += time.perf_counter() - start
         reading = recognition.reading
+        if keep_readings is not None:
+            keep_readings[name] = reading
         labelled = Counter(rank for rank, _ in labels[name])
         read = Counter(card.card[0] for card in reading.cards)
         right_multiset = sum((labelled & read).values())
