@@ -94,7 +94,16 @@ def balance_white_all(crops: np.ndarray) -> np.ndarray:
     # in float32 throughout, as the crops the classifiers were trained on were balanced
     white = np.maximum(channel_percentile(crops, WHITE_PERCENTILE).astype(np.float32), np.float32(1.0))  # (N, 3)
     gains = np.clip(white.mean(axis=1, keepdims=True) / white, 1.0 / MAX_WHITE_GAIN, MAX_WHITE_GAIN)
-    return np.clip(crops.astype(np.float32) * gains[:, None, None, :] + 0.5, 0, 255).astype(np.uint8)
+    # channel by channel: numpy broadcasts a last axis of three (N, H, W, 3) x (N, 1, 1, 3) in loops of three
+    # elements, several times slower than one plane at a time; the same float32 arithmetic, the same bytes
+    balanced = np.empty(crops.shape, np.uint8)
+    plane = np.empty(crops.shape[:3], np.float32)
+    for channel in range(crops.shape[3]):
+        np.multiply(crops[..., channel], gains[:, channel, None, None], out=plane, dtype=np.float32)
+        plane += np.float32(0.5)
+        np.clip(plane, 0, 255, out=plane)
+        balanced[..., channel] = plane  # truncated as astype(np.uint8) truncates
+    return balanced
 
 
 def channel_percentile(crops: np.ndarray, percentile: float) -> np.ndarray:

@@ -28,7 +28,7 @@ from vision.crops import CROP_PADDING, CROP_SIZE, crop_index
 from vision.detector import REJECT_CLASS  # the "not a card" class: one name, owned by the reader
 from vision.training.synth import clutter, procedural_decks
 from vision.training.synth.scene import HIDDEN_INDEX_LIMIT, light_and_lens
-from vision.training.synth.surfaces import random_surface
+from vision.training.synth.surfaces import PHOTO_SHARE, PROCEDURAL, surface_window
 
 NONE_SHARE = 0.08  # of the crops, "not a card"
 PROCEDURAL_SHARE = 0.6  # of the card crops, from procedural decks (the rest: the packaged training decks)
@@ -41,6 +41,9 @@ BOX_LOG_SIDE_MEAN = (0.069, -0.008)
 BOX_LOG_SIDE_SD = (0.098, 0.086)
 PROCEDURAL_DECK_POOL = 6  # procedural decks a worker holds; one is drawn anew every DECK_TURNOVER crops
 DECK_TURNOVER = 150
+TEXTURE_POOL = 6  # procedural table textures a worker holds (felt, wood, cloth, paper), one drawn anew every
+TEXTURE_TURNOVER = 50  # crops; each crop's table is a window of one (drawing a texture per crop was an eighth
+TEXTURE_SIDE = 192  # of the time); px, square: at least a large crop's canvas
 SHEET_POOL = 4  # clutter sheets a worker holds for "not a card" crops, one drawn anew every SHEET_TURNOVER
 SHEET_TURNOVER = 400
 GLARE_SHARE = 0.25  # of the crops, those whose cards can catch the camera's glare (scene.light_and_lens)
@@ -203,6 +206,7 @@ class CropRenderer:
         self.rng = np.random.default_rng(seed)
         self.pool: list[Deck] = []
         self.sheets: list[Face] = []
+        self.textures: list[np.ndarray] = []
         self.drawn = 0
 
     def _procedural_deck(self, rng: np.random.Generator) -> Deck:
@@ -228,6 +232,19 @@ class CropRenderer:
                 self.sheets[int(self.rng.integers(len(self.sheets)))] = face
             return face
         return self.sheets[int(rng.integers(len(self.sheets)))]
+
+    def _table(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """A size x size table under a crop: a window of a surface photo, or of a procedural texture from the pool."""
+        if self.photos and rng.random() < PHOTO_SHARE:
+            return surface_window(rng, self.photos[int(rng.integers(len(self.photos)))], (size, size))
+        if len(self.textures) < TEXTURE_POOL or self.drawn % TEXTURE_TURNOVER == 0:
+            make = PROCEDURAL[int(self.rng.integers(len(PROCEDURAL)))]
+            texture = make(self.rng, (TEXTURE_SIDE, TEXTURE_SIDE))
+            if len(self.textures) < TEXTURE_POOL:
+                self.textures.append(texture)
+            else:
+                self.textures[int(self.rng.integers(len(self.textures)))] = texture
+        return surface_window(rng, self.textures[int(rng.integers(len(self.textures)))], (size, size))
 
     def _deck(self, rng: np.random.Generator) -> Deck:
         if self.procedural and (not self.packaged or rng.random() < PROCEDURAL_SHARE):
@@ -305,7 +322,7 @@ class CropRenderer:
             _over(canvas, _warp(subject, to_canvas, size))
             return crop_index(canvas, label_box(quad, size / 2), size=self.size)
         placements = _neighbours(rng, deck, subject) if neighbours else []
-        canvas = random_surface(rng, (size, size), self.photos)
+        canvas = self._table(rng, size)
         # a neighbour that misses the canvas is not laid (an empty layer would change nothing; None)
         layers: list[np.ndarray | None] = []
         for placement in placements:
@@ -367,8 +384,10 @@ def framed_as_detected(
     detector's boxes are round real indices (``BOX_CENTRE_SD``, ``BOX_LOG_SIDE_MEAN``, ``BOX_LOG_SIDE_SD``)."""
     x0, y0, x1, y1 = label
     w, h = x1 - x0, y1 - y0
-    dx, dy = rng.normal(0, BOX_CENTRE_SD) * (w, h)
-    sw, sh = np.exp(rng.normal(BOX_LOG_SIDE_MEAN, BOX_LOG_SIDE_SD))
+    z = rng.standard_normal(4).tolist()  # four draws at once: numpy's per-call cost was most of this step
+    dx, dy = z[0] * BOX_CENTRE_SD[0] * w, z[1] * BOX_CENTRE_SD[1] * h
+    sw = math.exp(BOX_LOG_SIDE_MEAN[0] + z[2] * BOX_LOG_SIDE_SD[0])
+    sh = math.exp(BOX_LOG_SIDE_MEAN[1] + z[3] * BOX_LOG_SIDE_SD[1])
     cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
     return (float(cx - w * sw / 2), float(cy - h * sh / 2), float(cx + w * sw / 2), float(cy + h * sh / 2))
 
@@ -434,7 +453,7 @@ def _write_chunk(job: tuple[Path, str, int, int, int, bool]) -> int:
     out, split, seed, chunk, count, swap = job
     renderer: CropRenderer = _WORKER["renderers"][split]
     renderer.rng = np.random.default_rng([seed, chunk, 7])  # procedural decks too: same seed, same crops
-    renderer.pool, renderer.sheets, renderer.drawn = [], [], 0
+    renderer.pool, renderer.sheets, renderer.textures, renderer.drawn = [], [], [], 0
     rng = np.random.default_rng([seed, chunk])
     for i in range(count):
         name, crop = renderer.crop(rng)

@@ -89,19 +89,26 @@ def paper(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
 PROCEDURAL = (felt, wood, cloth, paper)
 
 
+PHOTO_SHARE = 0.55  # of the tables, those cut from a photo of a real surface (when there are photos)
+
+
 def random_surface(rng: np.random.Generator, size: tuple[int, int], photos: list[np.ndarray]) -> np.ndarray:
     """A (h, w) BGR table surface: a random crop of a photo, or a procedural texture."""
-    h, w = size
-    if photos and rng.random() < 0.55:
-        photo = photos[rng.integers(len(photos))]
-        ph, pw = photo.shape[:2]
-        zoom = rng.uniform(0.5, 1.5)
-        cw, ch = min(pw, int(w / zoom)), min(ph, int(h / zoom))
-        x0 = rng.integers(0, pw - cw + 1)
-        y0 = rng.integers(0, ph - ch + 1)
-        img = cv2.resize(photo[y0 : y0 + ch, x0 : x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
-        if rng.random() < 0.5:
-            img = cv2.rotate(img, cv2.ROTATE_180)
-        return img
+    if photos and rng.random() < PHOTO_SHARE:
+        return surface_window(rng, photos[rng.integers(len(photos))], size)
     make = PROCEDURAL[rng.integers(len(PROCEDURAL))]
     return make(rng, size)
+
+
+def surface_window(rng: np.random.Generator, surface: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A (h, w) window of a surface image at a random place and zoom (0.5 to 1.5), half the time turned half round."""
+    h, w = size
+    ph, pw = surface.shape[:2]
+    zoom = rng.uniform(0.5, 1.5)
+    cw, ch = min(pw, int(w / zoom)), min(ph, int(h / zoom))
+    x0 = rng.integers(0, pw - cw + 1)
+    y0 = rng.integers(0, ph - ch + 1)
+    img = cv2.resize(surface[y0 : y0 + ch, x0 : x0 + cw], (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.5:
+        img = cv2.rotate(img, cv2.ROTATE_180)
+    return img
