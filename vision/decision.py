@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.cards import CARD_CODES, card_label
-from vision.detections import Detections, suppress_duplicates
+from vision.detections import Detections, box_overlap_of_smaller, suppress_duplicates, surest_of_overlapping
 from vision.model_settings import DecisionSettings
 from vision.reading import Reason
 from vision.review import hand_size_review, knock_review  # noqa: F401 (the web app asks for them here)
@@ -180,6 +180,14 @@ def decide(detections: Detections, context: ReadingContext) -> Detections:
 
 
 def one_reading_per_index(detections: Detections, context: ReadingContext) -> Detections:
-    """Step: of readings overlapping by more than ``one_index_iou``, only the surest: one index, one reading,
-    whichever box framed it best."""
-    return suppress_duplicates(detections, context.settings.decision.one_index_iou)
+    """Step: one index, one reading (``one_reading_each``)."""
+    return one_reading_each(detections, context.settings.decision)
+
+
+def one_reading_each(detections: Detections, settings: DecisionSettings) -> Detections:
+    """Of readings overlapping by more than ``one_index_iou``, or one of whose boxes lies more than
+    ``one_index_inside`` inside the other's, only the surest: one index, one reading, whichever box framed it best."""
+    kept = suppress_duplicates(detections, settings.one_index_iou)
+    if settings.one_index_inside >= 1 or len(kept) < 2:
+        return kept
+    return kept[surest_of_overlapping(kept.xyxy, kept.confidence, settings.one_index_inside, box_overlap_of_smaller)]

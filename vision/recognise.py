@@ -16,9 +16,9 @@ import numpy as np
 
 from vision.cards import merge_corner_boxes
 from vision.crop_reading import read_crops
-from vision.decision import decide, one_reading_per_index
+from vision.decision import decide, one_reading_each, one_reading_per_index
 from vision.decode import DecodedImage, PhotoSource, decode_image
-from vision.detections import Detections, suppress_duplicates
+from vision.detections import Detections
 from vision.detector import CardIndexDetector, load_detector
 from vision.frame_memory import FrameMemories, remembered_readings
 from vision.frame_vote import vote_cards
@@ -119,7 +119,7 @@ def boxes_of_tiles(steps: Sequence[Step], context: ReadingContext, grid: int) ->
                 & ((bottom == height) | (y1 < bottom - top - margin))
             )
             parts.append(found[whole].shifted(left, top))
-    return suppress_duplicates(Detections.concatenate(parts), context.settings.decision.one_index_iou)
+    return one_reading_each(Detections.concatenate(parts), context.settings.decision)
 
 
 def tile_spans(length: int, grid: int, overlap: float) -> list[tuple[int, int]]:

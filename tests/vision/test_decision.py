@@ -152,3 +152,17 @@ def test_classifiers_that_disagree_give_a_reason_naming_both_cards_when_model_js
     on = decide_boxes(evidence, DecisionSettings(flag_disagreement=True), FRAME, proposal_conf=0.2)
     assert on.review[0] == () and on.review[1][0].kind == "classifiers_disagree"
     assert on.review[1][0].cards == ("2s", "2h") and "as 2♥, the others as 2♠" in on.review[1][0].text
+
+
+def test_a_part_of_an_index_read_again_inside_a_surer_reading_is_one_reading_with_one_index_inside():
+    from engine.cards import CARD_CODES
+    from vision.decision import one_reading_each
+
+    # real-clutter IMG_2622: the whole K♠ index, and its lower half read again as K♣ (IoU 0.46, 0.87 of it inside);
+    # beside them a neighbour's index that overlaps the K♠ a little (a squeezed spread)
+    boxes = [[258, 394, 280, 444], [259, 418, 280, 448], [274, 396, 296, 446]]
+    found = Detections(boxes, [CARD_CODES.index(c) for c in ("Ks", "Kc", "7h")], [0.99, 0.62, 0.95])
+    by_iou_alone = one_reading_each(found, DecisionSettings(one_index_iou=0.5))
+    assert len(by_iou_alone) == 3  # the half index survives the IoU rule
+    kept = one_reading_each(found, DecisionSettings(one_index_iou=0.5, one_index_inside=0.8))
+    assert sorted(CARD_CODES[i] for i in kept.class_id) == ["7h", "Ks"]

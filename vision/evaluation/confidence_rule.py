@@ -40,9 +40,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.crop_reading import CropReadings, crop_readings, crops_of
-from vision.decision import BoxEvidence, decide_boxes
+from vision.decision import BoxEvidence, decide_boxes, one_reading_each
 from vision.decode import decode_image
-from vision.detections import Detections, canonical_code, read_yolo_labels, suppress_duplicates
+from vision.detections import Detections, canonical_code, read_yolo_labels
 from vision.detector import CardIndexDetector, load_detector
 from vision.evaluation.evaluate import check_eval_folder, match_rank_readings, read_rank_labels
 from vision.model_settings import DecisionSettings, ModelSettings
@@ -155,9 +155,9 @@ def cards_of(
 ) -> list[tuple[float, bool, bool]]:
     """(confidence, right, to check) of each card the kept readings make (``reading_from_detections``)."""
     ids = photo["card_ids"][keep]
-    detections = suppress_duplicates(
+    detections = one_reading_each(
         Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:], review[keep]),
-        settings.one_index_iou,
+        settings,
     )
     cards = reading_from_detections(detections, photo["size"], decision=settings).cards
     if "ranks" in photo:
