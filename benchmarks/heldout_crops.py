@@ -3,7 +3,7 @@
 Draws ``--crops`` crops of each held-out deck with the crop renderer (``ginscore crops --deck``: on procedural
 tables, framed as the detector frames real indices; seeded, the same crops for every classifier) and reads
 them with each weights file as the reader reads a crop (``vision.detector.classify_crops``, at ``--rotations``
-quarter turns). Prints, per deck and over all, the share read as the right card, beside each file::
+quarter turns, resized to the size the classifier was trained at: ``vision.detector.crops_for``). Prints, per deck and over all, the share read as the right card, beside each file::
 
     python3 benchmarks/heldout_crops.py models/card_index_classifier.pt runs/crops-run1/weights/best.pt
 
@@ -25,7 +25,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.detector import classify_crops, prepare_ultralytics, use_all_cores  # noqa: E402
+from vision.detector import classify_crops, crops_for, prepare_ultralytics, use_all_cores  # noqa: E402
 from vision.paths import DATASETS_DIR  # noqa: E402
 from vision.training.synth.decks import deck_folders  # noqa: E402
 from vision.training.synth.index_crops import load_renderer  # noqa: E402
@@ -82,7 +82,8 @@ def main() -> int:
         names = model.names
         right, total, row = 0, 0, []
         for labels, crops in decks.values():
-            probabilities = classify_crops(model, crops, args.channels, args.rotations)
+            # at the size the classifier was trained at, as the reader gives a classifier its crops
+            probabilities = classify_crops(model, crops_for(model, crops), args.channels, args.rotations)
             read = [names[int(i)] for i in probabilities.argmax(axis=1)]
             hits = sum(a == b for a, b in zip(read, labels, strict=True))
             row.append(hits / len(labels))

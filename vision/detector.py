@@ -131,6 +131,17 @@ def _numpy(values: torch.Tensor | np.ndarray) -> np.ndarray:
     return values if isinstance(values, np.ndarray) else values.cpu().numpy()
 
 
+def crops_for(classifier: Any, crops: list[np.ndarray]) -> list[np.ndarray]:
+    """Square crops resized to the size ``classifier`` was trained at (as they are when they already have it)."""
+    size = trained_imgsz(classifier) or CROP_SIZE
+    if not crops or crops[0].shape[0] == size:
+        return crops
+    import cv2
+
+    interpolation = cv2.INTER_AREA if crops[0].shape[0] > size else cv2.INTER_LINEAR
+    return [cv2.resize(crop, (size, size), interpolation=interpolation) for crop in crops]
+
+
 def quarter_turns(rotations: int) -> tuple[int, ...]:
     """The quarter turns a crop is read at for ``rotations`` 1, 2 (upright and upside down) or 4."""
     return (0,) if rotations <= 1 else (0, 2) if rotations == 2 else (0, 1, 2, 3)
@@ -283,13 +294,7 @@ class CardIndexDetector:
         quarter turns, the turns after the first only for crops read less surely than ``other_turns_below``
         upright (``classify_crops``). The crops are cut at the main classifier's size; a partner trained
         at another size reads them resized to its own."""
-        size = trained_imgsz(classifier) or CROP_SIZE
-        if crops and crops[0].shape[0] != size:
-            import cv2
-
-            shrinking = crops[0].shape[0] > size
-            interpolation = cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
-            crops = [cv2.resize(crop, (size, size), interpolation=interpolation) for crop in crops]
+        crops = crops_for(classifier, crops)
         with MODEL_LOCK:
             use_all_cores()
             channels = self.settings.classifiers.channels  # the networks' own: how they were trained
