@@ -168,7 +168,7 @@ def add_hand(game_id: int):
                 photo_id = body["photo_id"]
                 if type(photo_id) is not int:
                     return api_error('"photo_id" must be the number the photo upload answered.')
-                photo = get_pending_photo(game_id, photo_id)
+                photo = get_pending_photo(game_id, photo_id, save_token)
             entry = forms.showdown_entry(
                 game,
                 texts,
@@ -177,6 +177,8 @@ def add_hand(game_id: int):
                 source="photo" if photo is not None else "api",
             )
         result = sheet_view.score_entry(game, entry)
+    except store.AlreadySaved as error:  # the same hand's other request was quicker
+        return api_error(str(error), 409)
     except (OverKnockLimit, WrongHandSize) as error:  # name the cards of the photo that may be misread
         message, _ = refusal_with_suspects(error, photo, texts, str(body.get("knocker", "")), players)
         return api_error(message)

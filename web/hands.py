@@ -232,13 +232,14 @@ class ReviewContext(TypedDict):
     replace: int | None
 
 
-def review_inputs(game_id: int, values: MultiDict[str, str]) -> ReviewContext:
-    """The photo (pending), the hand replaced, both hands, knocker and upcard from a form or a query."""
+def review_inputs(game_id: int, values: MultiDict[str, str], save_token: str | None = None) -> ReviewContext:
+    """The photo (pending), the hand replaced, both hands, knocker and upcard from a form or a query
+    (``store.AlreadySaved``: the photo's hand was saved meanwhile with ``save_token``)."""
     photo_id_text = values.get("photo_id", "").strip()
     photo_id = forms.whole_number(photo_id_text)
     if photo_id_text and photo_id is None:
         abort(404)
-    photo = get_pending_photo(game_id, photo_id) if photo_id is not None else None
+    photo = get_pending_photo(game_id, photo_id, save_token) if photo_id is not None else None
     replace = replace_position_arg(game_id)
     return {
         "cards": submitted_cards(values),
@@ -319,7 +320,10 @@ def review(game_id: int):
     confirm = request.form.get("action") == "confirm"
     if confirm and store.save_token_used(save_token):
         return already_saved(game_id)
-    context = review_inputs(game_id, request.form)
+    try:
+        context = review_inputs(game_id, request.form, save_token if confirm else None)
+    except store.AlreadySaved:  # the first press of a double tap finished meanwhile
+        return already_saved(game_id)
     if not confirm:
         return redirect(check_url(game_id, context), 303)
     try:

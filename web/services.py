@@ -162,10 +162,14 @@ def photo_error_status(error: ImageError) -> int:
     return 422 if isinstance(error, recognition.ReadingError) else 400
 
 
-def get_pending_photo(game_id: int, photo_id: int) -> PhotoRecord:
-    """The game's photo still waiting for its hand, or a 404."""
+def get_pending_photo(game_id: int, photo_id: int, save_token: str | None = None) -> PhotoRecord:
+    """The game's photo still waiting for its hand, or a 404; ``store.AlreadySaved`` instead where the photo has
+    gone because a request with the same one-time ``save_token`` saved its hand meanwhile (a double tap whose first
+    press finished between the second's token check and this)."""
     photo = store.get_photo(photo_id)
     if photo is None or photo.game_id != game_id or photo.hand_id is not None:
+        if store.save_token_used(save_token):
+            raise store.AlreadySaved("That hand was saved already (this save_token was used).")
         abort(404)
     return photo
 

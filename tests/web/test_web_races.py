@@ -1,4 +1,4 @@
-"""Saving twice stores once; a save that lost a race answers 404 or 409, never 500."""
+"""Saving twice stores once; a save that lost a race answers 404 or 409 (409 when its own token saved the hand), never 500."""
 
 from __future__ import annotations
 
@@ -182,3 +182,34 @@ def test_simultaneous_edits_and_undos_never_500(app, client):
             ]
             statuses += [job.result()[0] for job in jobs]
     assert 500 not in statuses and set(statuses) <= {200, 201, 302, 303, 404, 409}, statuses
+
+
+def check_before_the_first_press_finished(monkeypatch) -> None:
+    """The next token check answers as it would have before the first press saved its hand (then as it is)."""
+    real = store.save_token_used
+    calls = []
+
+    def early(token):
+        calls.append(token)
+        return False if len(calls) == 1 else real(token)
+
+    monkeypatch.setattr(store, "save_token_used", early)
+
+
+def test_a_double_tap_whose_first_press_saves_between_the_seconds_checks_is_saved_already(app, client, monkeypatch):
+    # the second press checked its token before the first one saved, and then found the photo gone: it is told the
+    # hand was saved already (409, or the sheet), never that the photo does not exist (404)
+    game_id = new_game(client)
+    photo_id = pending_photo(app, game_id)
+    hand = {"knocker": 0, "cards": [ANN_GIN.split(), BOB_LOSES.split()], "photo_id": photo_id, "save_token": TOKEN}
+    assert client.post(f"/api/games/{game_id}/hands", headers=API, json=hand).status_code == 201
+    check_before_the_first_press_finished(monkeypatch)
+    again = client.post(f"/api/games/{game_id}/hands", headers=API, json=hand)
+    assert again.status_code == 409 and "saved already" in again.json["error"], again.json
+    other = pending_photo(app, game_id)
+    form_token = "double-tap-form-token-01"
+    assert client.post(f"/games/{game_id}/review", data=confirm_form(other, form_token)).status_code == 302
+    check_before_the_first_press_finished(monkeypatch)
+    second = client.post(f"/games/{game_id}/review", data=confirm_form(other, form_token), follow_redirects=True)
+    assert second.status_code == 200 and b"saved already" in second.data
+    assert hand_count(app, game_id) == 2
