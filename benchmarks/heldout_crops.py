@@ -3,7 +3,8 @@
 Draws ``--crops`` crops of each held-out deck with the crop renderer (``ginscore crops --deck``: on procedural
 tables, framed as the detector frames real indices; seeded, the same crops for every classifier) and reads
 them with each weights file as the reader reads a crop (``vision.detector.classify_crops``, at ``--rotations``
-quarter turns, resized to the size the classifier was trained at: ``vision.detector.crops_for``). Prints, per deck and over all, the share read as the right card, beside each file::
+quarter turns, resized to the size the classifier was trained at: ``vision.detector.crops_for``). Prints, per deck
+and over all, the share read as the right card, beside each file::
 
     python3 benchmarks/heldout_crops.py models/card_index_classifier.pt runs/crops-run1/weights/best.pt
 

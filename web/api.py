@@ -18,6 +18,7 @@ from . import forms, sheet_view, store
 from .db import transaction
 from .services import (
     SAVE_TOKEN_PATTERN,
+    TOKEN_USED,
     get_pending_photo,
     load_game_or_404,
     parse_new_game_form,
@@ -142,7 +143,7 @@ def add_hand(game_id: int):
     if save_token is not None and not (isinstance(save_token, str) and SAVE_TOKEN_PATTERN.fullmatch(save_token)):
         return api_error('"save_token" must be 16 to 64 letters, digits, - or _ (one new token per hand).')
     if store.save_token_used(save_token):
-        return api_error("That hand was saved already (this save_token was used).", 409)
+        return api_error(TOKEN_USED, 409)
     photo: PhotoRecord | None = None
     texts = ("", "")  # the two hands as sent (a showdown's cards)
     try:

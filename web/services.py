@@ -169,7 +169,7 @@ def get_pending_photo(game_id: int, photo_id: int, save_token: str | None = None
     photo = store.get_photo(photo_id)
     if photo is None or photo.game_id != game_id or photo.hand_id is not None:
         if store.save_token_used(save_token):
-            raise store.AlreadySaved("That hand was saved already (this save_token was used).")
+            raise store.AlreadySaved(TOKEN_USED)
         abort(404)
     return photo
 
@@ -177,6 +177,7 @@ def get_pending_photo(game_id: int, photo_id: int, save_token: str | None = None
 # ---------------------------------------------------------------- saving a hand
 
 SAVE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+TOKEN_USED = "That hand was saved already (this save_token was used)."  # what the API says to a second save
 
 
 def refusal_with_suspects(
