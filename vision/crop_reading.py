@@ -115,7 +115,12 @@ def crop_readings(
     taught_asked = asked_of_taught(detector, classifiers, cards)
     if len(taught_asked):
         taught, taught_ids = detector.taught  # type: ignore[misc]  # asked only when it is loaded
-        reading = detector.classify(taught, [crops[i] for i in taught_asked], rotations, turns_below)
+        reading = detector.classify(taught, crops, rotations, turns_below)  # every crop: the photo's deck
+        if taught_deck_in_photo(reading, taught_ids, rejected, classifiers.taught_photo_median):
+            reading = reading[taught_asked]
+        else:  # another deck's photo: read as if no deck were taught
+            taught_asked = taught_asked[:0]
+    if len(taught_asked):
         cards = normalised_rows(cards)
         cards[taught_asked] = combine_card_readings(
             cards[taught_asked],
@@ -153,6 +158,33 @@ def asked_of_taught(detector: CardIndexDetector, classifiers: ClassifierSettings
     if classifiers.taught_below >= 1:
         return np.arange(len(cards))
     return np.flatnonzero(normalised_rows(cards).max(axis=1) < classifiers.taught_below)
+
+
+def taught_deck_in_photo(
+    reading: np.ndarray, taught_ids: np.ndarray, rejected: np.ndarray, median_at_least: float
+) -> bool:
+    """Whether a photo (or frame) shows the taught deck, so that its classifier joins the reading: the median
+    share of "my deck" it gives (what it does not give "not a card", which learned other decks' cards) over the
+    crops the other classifiers read as cards (rejected below 0.5; every crop when none is) reaches
+    ``median_at_least``. A photo of another deck is read as if no deck were taught: else the few of its crops
+    the taught classifier takes for its own are pushed to the taught deck's nearest card (session 34: real-val's
+    3h read 8h and 6s read 3s, where the taught classifier gave a median of 0.000-0.003 a photo, and 0.94-1.00 on
+    photos of the deck it learned).
+
+    >>> ids = np.array([0, 1, NOT_A_CARD])
+    >>> mine, other = [0.9, 0.05, 0.05], [0.1, 0.0, 0.9]
+    >>> taught_deck_in_photo(np.array([mine, mine, other]), ids, np.zeros(3), 0.5)
+    True
+    >>> taught_deck_in_photo(np.array([mine, other, other]), ids, np.zeros(3), 0.5)
+    False
+    >>> taught_deck_in_photo(np.array([mine, other, other]), ids, np.array([0.0, 0.9, 0.9]), 0.5)  # two no cards
+    True
+    """
+    if not len(reading):
+        return False
+    cards = rejected < 0.5
+    mine = 1.0 - not_a_card_probability(reading, taught_ids)
+    return bool(np.median(mine[cards] if cards.any() else mine) >= median_at_least)
 
 
 def taught_weights(reading: np.ndarray, taught_ids: np.ndarray, taught_weight: float) -> np.ndarray:

@@ -607,6 +607,11 @@ def test_a_taught_deck_s_classifier_reads_only_the_crops_the_others_are_unsure_o
     never = replace(settings, classifiers=replace(settings.classifiers, taught_below=0.0))
     shipped = before_gate(load_detector(), load_detector().settings, image, boxes)
     assert all(np.allclose(a, b) for a, b in zip(before_gate(taught, never, image, boxes), shipped, strict=True))
+    # a photo the taught classifier does not take for its deck's (a median "my deck" share below
+    # taught_photo_median; the stand-in has no "not a card", so its share is 1 everywhere) is read as if no deck
+    # were taught
+    other_deck = replace(settings, classifiers=replace(settings.classifiers, taught_photo_median=1.01))
+    assert all(np.allclose(a, b) for a, b in zip(before_gate(taught, other_deck, image, boxes), shipped, strict=True))
 
     # asked about every crop, and alone (weight 1): each crop's first card is the taught classifier's own
     crops = crops_of(taught, image, boxes, settings.classifiers)[0]

@@ -621,7 +621,7 @@ def run_deck_add(args: argparse.Namespace) -> int:
         print(f"complete: 'ginscore synth --deck {args.name}' renders scenes with it; 'ginscore retrain' learns it")
         print(
             f"before retraining, take one more photo of the deck in play (a squeezed spread with the cards it misreads, "
-            f"not one used to teach it) and confirm it: 'ginscore deck check {args.name} PHOTO'; the retrain is judged by it"
+            f"some upside down, not one used to teach it) and confirm it: 'ginscore deck check {args.name} PHOTO'; the retrain is judged by it"
         )
     return 0
 
