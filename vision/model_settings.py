@@ -91,12 +91,15 @@ class ClassifierSettings:
     # (crop_reading.taught_weights): a crop of another deck is left to the classifiers above. Sessions 26-27 measured
     # every crop at 0.34, 0.6, 1 and 2 against the first card below 0.5 (docs/training.md, "A taught deck's own
     # classifier"): 1 read most on three sets of bonded photos, 2 let the taught classifier's own misreads through.
+    # Session 34, with the 96-px main classifier: 0.75 against 1 and 0.5 on bonded's and the Egyptians' five sets
+    # of 50 photos (docs/experiments/session-34-a-taught-deck-reads-only-its-own-photos.md): recall and precision up
+    # on four of five against the reader alone, no repeated misread on any (0.5: the Egyptians' 9d->6d repeats).
     # It reads a photo (or frame) at all only when the median "my deck" share it gives the crops read as cards
     # reaches ``taught_photo_median`` (crop_reading.taught_deck_in_photo): another deck's photo is read as if no
     # deck were taught (session 34: real-val and real-clutter read as by the shipped reader).
     taught: Path | None = None
     taught_below: float = 1.0
-    taught_weight: float = 1.0
+    taught_weight: float = 0.75
     taught_photo_median: float = 0.5
 
 
