@@ -160,12 +160,17 @@ def asked_of_taught(detector: CardIndexDetector, classifiers: ClassifierSettings
     return np.flatnonzero(normalised_rows(cards).max(axis=1) < classifiers.taught_below)
 
 
+# a crop counts in the vote on a photo's deck (taught_deck_in_photo) when the classifiers above give "not a card"
+# less than this: an even chance, so that a picture or pip the detector boxed does not vote
+VOTES_AS_A_CARD_BELOW = 0.5
+
+
 def taught_deck_in_photo(
     reading: np.ndarray, taught_ids: np.ndarray, rejected: np.ndarray, median_at_least: float
 ) -> bool:
     """Whether a photo (or frame) shows the taught deck, so that its classifier joins the reading: the median
     share of "my deck" it gives (what it does not give "not a card", which learned other decks' cards) over the
-    crops the other classifiers read as cards (rejected below 0.5; every crop when none is) reaches
+    crops the other classifiers read as cards (rejected below ``VOTES_AS_A_CARD_BELOW``; every crop when none is) reaches
     ``median_at_least``. A photo of another deck is read as if no deck were taught: else the few of its crops
     the taught classifier takes for its own are pushed to the taught deck's nearest card (session 34: real-val's
     3h read 8h and 6s read 3s, where the taught classifier gave a median of 0.000-0.003 a photo, and 0.94-1.00 on
@@ -182,7 +187,7 @@ def taught_deck_in_photo(
     """
     if not len(reading):
         return False
-    cards = rejected < 0.5
+    cards = rejected < VOTES_AS_A_CARD_BELOW
     mine = 1.0 - not_a_card_probability(reading, taught_ids)
     return bool(np.median(mine[cards] if cards.any() else mine) >= median_at_least)
 
