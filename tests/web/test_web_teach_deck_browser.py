@@ -151,6 +151,8 @@ def test_a_check_photo_of_a_taught_deck_is_confirmed_by_taps(server, browser, tm
     page = context.new_page()
     page.goto(f"{server.url}/training/decks/checked")
     assert page.text_content("#check h2") == "Check photos (0)"
+    assert "upside down" in (page.text_content("#check") or "")  # so that the cards' bottom corners show too
+    page.locator("#check").screenshot(path=str(SCREENSHOTS / "teach_check_section_phone.png"))
     page.set_input_files("#check-photo", str(photo))
     with page.expect_navigation(timeout=60_000):
         page.tap("#check-send")
