@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crop_reading import crops_of, not_a_card_probability
+from vision.crop_reading import VOTES_AS_A_CARD_BELOW, crops_of, not_a_card_probability
 from vision.decode import decode_image
 from vision.detector import load_detector
 from vision.proposals import decode_side, proposals_of
@@ -23,11 +23,12 @@ for folder in sys.argv[2:]:
         if not len(prop):
             continue
         crops, _ = crops_of(det, image.pixels, prop.xyxy, s.classifiers)
-        main = det.classify(det.classifier, crops, 4, 0.95)
+        turns = (s.classifiers.rotations, s.classifiers.other_turns_below)
+        main = det.classify(det.classifier, crops, *turns)
         rej_main = not_a_card_probability(main, det.classifier_card_ids)
-        tr = det.classify(taught, crops, 4, 0.95)
+        tr = det.classify(taught, crops, *turns)
         mine = 1 - not_a_card_probability(tr, taught_ids)
-        cardlike = rej_main < 0.5
+        cardlike = rej_main < VOTES_AS_A_CARD_BELOW  # the crops that vote in crop_reading.taught_deck_in_photo
         m = mine[cardlike]
         print(
             f"{Path(folder).name:14s} {p.name:28s} n={cardlike.sum():3d} mean={m.mean():.3f} median={np.median(m):.3f} "
