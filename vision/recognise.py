@@ -23,7 +23,7 @@ from vision.detector import CardIndexDetector, load_detector
 from vision.frame_memory import FrameMemories, remembered_readings
 from vision.frame_vote import vote_cards
 from vision.hands import split_hands, split_spreads
-from vision.model_settings import DecisionSettings, ModelSettings
+from vision.model_settings import CornerSettings, DecisionSettings, ModelSettings
 from vision.proposals import decode_side, propose_boxes, second_pass
 from vision.reading import PhotoReading
 from vision.review import review, review_showdown, showdown_review
@@ -134,11 +134,12 @@ def reading_from_detections(
     image_size: tuple[int, int],
     single_spread: bool = False,
     decision: DecisionSettings | None = None,
+    corners: CornerSettings | None = None,
 ) -> PhotoReading:
     """Merge corner boxes (photo pixels) into cards, split them into two hands (or one spread), and give each
-    card its calibrated confidence and the reasons to check it (with ``decision``, default: the schema's
-    defaults): the card steps of ``SPREAD_STEPS``."""
-    settings = ModelSettings(decision=decision or DecisionSettings())
+    card its calibrated confidence and the reasons to check it (with ``decision`` and ``corners``, a models
+    folder's sections; default: the schema's defaults): the card steps of ``SPREAD_STEPS``."""
+    settings = ModelSettings(decision=decision or DecisionSettings(), corners=corners or CornerSettings())
     no_pixels = np.zeros((0, 0, 3), dtype=np.uint8)
     context = reading_context(None, no_pixels, settings=settings, image_size=image_size, single_spread=single_spread)
     for step in split_steps(SPREAD_STEPS)[1]:

@@ -209,6 +209,17 @@ def test_a_second_reading_stays_a_conflict_when_its_runner_up_was_read_elsewhere
     assert [card.card for card in unsure.cards] == ["5h"] and len(unsure.conflicts) == 1
 
 
+def test_reading_from_detections_places_a_runner_up_by_the_corner_settings_it_is_given():
+    # what `ginscore eval` and benchmarks/confidence_rule.py read a models folder's "corners" section with
+    boxes = _two_places("3h", 0.08)
+    assert [card.card for card in reading_from_detections(boxes, (1100, 100)).cards] == ["5h"]
+    looser = CornerSettings(min_runner_up_confidence=0.05)
+    assert sorted(card.card for card in reading_from_detections(boxes, (1100, 100), corners=looser).cards) == [
+        "3h",
+        "5h",
+    ]
+
+
 def test_a_weaker_reading_takes_the_likeliest_unread_card_among_several_runner_ups():
     boxes = np.array([[0, 0, 20, 30], [1000, 0, 1020, 30]], dtype=np.float64)
     # the far reading's next-best cards: 5s (read elsewhere), then 3h and 8h

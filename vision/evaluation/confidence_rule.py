@@ -85,6 +85,7 @@ def read_sets(detector, sets: list[str], imgsz: int) -> list[dict]:
                 "probabilities": probabilities,
                 "rejected": rejected,
                 "size": image.original_size,
+                "corners": detector.settings.corners,  # how its boxes become cards (model.json's "corners")
             }
             if rank_labels:
                 photo["ranks"] = rank_labels[path.name]
@@ -159,7 +160,7 @@ def cards_of(
         Detections(photo["xyxy"][keep], ids[:, 0], confidence[keep, 0], ids[:, 1:], confidence[keep, 1:], review[keep]),
         settings,
     )
-    cards = reading_from_detections(detections, photo["size"], decision=settings).cards
+    cards = reading_from_detections(detections, photo["size"], decision=settings, corners=photo["corners"]).cards
     if "ranks" in photo:
         right = match_rank_readings([(c.card[0], c.confidence, c.boxes) for c in cards], photo["ranks"])
     else:

@@ -73,7 +73,9 @@ def evaluate_folder(
             proposal_conf=min(conf, settings.detector.proposal_conf),
         ).scaled(image.to_original)
         kept = predictions.with_confidence_at_least(conf)
-        reading = reading_from_detections(kept, image.original_size, decision=settings.decision)
+        reading = reading_from_detections(
+            kept, image.original_size, decision=settings.decision, corners=settings.corners
+        )
         tally.seconds += time.perf_counter() - start
         label_path = folder / "labels" / f"{image_path.stem}.txt"
         labels = (
