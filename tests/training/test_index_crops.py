@@ -92,6 +92,28 @@ def test_crops_are_the_classifiers_input_and_the_same_seed_draws_the_same_crops(
     assert first[0][1].std() > 5  # not a blank square
 
 
+def test_the_renderer_draws_indices_of_the_sizes_it_is_given(monkeypatch):
+    """``index_pixels`` (``ginscore crops --smallest-index``) is the range of index sizes drawn, in photo px."""
+    drawn: list[float] = []
+    view = index_crops.index_view
+
+    def recording_view(box, pixels, turn, tilt=(0.0, 0.0)):
+        drawn.append(pixels)
+        return view(box, pixels, turn, tilt)
+
+    monkeypatch.setattr(index_crops, "index_view", recording_view)
+    fonts, suits = committed_fonts()
+    _, faces, boxes = procedural_decks.random_deck(np.random.default_rng(0), fonts, suits)
+    for low, high in ((16.0, 90.0), (30.0, 40.0)):
+        renderer = CropRenderer([deck_of(faces, boxes)], [], [], procedural=False, size=96, index_pixels=(low, high))
+        drawn.clear()
+        rng = np.random.default_rng(4)
+        for _ in range(60):
+            renderer.crop(rng)
+        assert drawn and low <= min(drawn) and max(drawn) <= high
+    assert index_crops.INDEX_PIXELS[0] < 16  # the default draws smaller indices than the first range above
+
+
 def camera_photo(face: np.ndarray, to_photo: np.ndarray, size: int, supersample: int = 4) -> np.ndarray:
     """A photo of the face on the plain table, drawn ``supersample`` times larger and shrunk as a camera's
     pixels average the light (no aliasing)."""
@@ -197,3 +219,6 @@ def test_ginscore_crops_says_what_is_wrong_with_a_deck_it_cannot_find(tmp_path, 
     assert main(["crops", "--out", str(tmp_path), "--count", "5", "--size", "100"]) == 2
     error = capsys.readouterr().err
     assert "--size 100" in error and "multiple of 32" in error and "Traceback" not in error
+    assert main(["crops", "--out", str(tmp_path), "--count", "5", "--smallest-index", "200"]) == 2
+    error = capsys.readouterr().err
+    assert "--smallest-index 200" in error and "Traceback" not in error

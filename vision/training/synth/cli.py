@@ -9,6 +9,7 @@ from pathlib import Path
 from vision.crops import CROP_SIZE
 from vision.training.synth.clutter import draw_contact_sheet
 from vision.training.synth.dataset import SynthConfig, draw_preview, generate
+from vision.training.synth.index_crops import INDEX_PIXELS
 from vision.training.synth.mining import mine_no_card_tables, mine_scenes
 from vision.training.synth.scene import FAR_SHARE
 from vision.training.teach_deck import complete_deck_folder
@@ -155,6 +156,14 @@ def add_crops_command(commands: argparse._SubParsersAction) -> None:
         help=f"the crops' side in px: the input size of the classifier that will learn from them, as "
         f"'ginscore train --classifier-imgsz' (default {CROP_SIZE})",
     )
+    parser.add_argument(
+        "--smallest-index",
+        type=float,
+        default=INDEX_PIXELS[0],
+        metavar="PX",
+        help=f"the smallest index drawn, its box's longer side in the photo in px (default {INDEX_PIXELS[0]:g}; "
+        f"sizes are drawn log-uniformly up to {INDEX_PIXELS[1]:g})",
+    )
     parser.set_defaults(run=run_crops)
 
 
@@ -165,9 +174,21 @@ def run_crops(args: argparse.Namespace) -> int:
     if args.count < 0 or args.val_count < 0:
         raise ValueError("--count and --val-count take a number of crops, 0 or more")
     check_classifier_size(args.size, "--size")
+    if not 4 <= args.smallest_index < INDEX_PIXELS[1]:
+        raise ValueError(
+            f"--smallest-index {args.smallest_index:g}: give an index size in px from 4 to below {INDEX_PIXELS[1]:g} "
+            f"(the largest drawn), e.g. {INDEX_PIXELS[0]:g}"
+        )
     decks = tuple(complete_deck_folder(name, args.instance) for name in args.deck)
     crop_set = CropSet(
-        args.out / "crops", args.count, args.val_count, args.seed, decks, args.channels == "bgr", args.size
+        args.out / "crops",
+        args.count,
+        args.val_count,
+        args.seed,
+        decks,
+        args.channels == "bgr",
+        args.size,
+        (args.smallest_index, INDEX_PIXELS[1]),
     )
     result = generate_crops(crop_set, args.workers)
     print(f"{result['crops']} crops in {result['seconds']} s under {args.out / 'crops'}")

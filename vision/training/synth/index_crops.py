@@ -195,8 +195,10 @@ class CropRenderer:
         procedural: bool = True,
         seed: int = 0,
         size: int = CROP_SIZE,
+        index_pixels: tuple[float, float] = INDEX_PIXELS,
     ) -> None:
         self.size = size
+        self.index_pixels = index_pixels  # the index box's longer side in the photo (low, high), log-uniform
         self.packaged = packaged
         self.photos = photos
         self.backs = [Face.of(back, []) for back in backs]
@@ -304,7 +306,7 @@ class CropRenderer:
         its index ``pixels`` high in the photo and turned by ``turn`` (radians; both drawn when None).
         ``clean``: on a plain table, with no neighbour, light, lens or framing error (for tests)."""
         if pixels is None:
-            pixels = math.exp(rng.uniform(*np.log(INDEX_PIXELS)))
+            pixels = math.exp(rng.uniform(*np.log(self.index_pixels)))
         if turn is None:
             upright = rng.random() < 0.5
             turn = rng.uniform(0, 2 * math.pi) if upright else rng.integers(4) * math.pi / 2 + rng.normal(0, 0.15)
@@ -424,10 +426,17 @@ CHUNK = 2000  # crops per work item; chunk i of a seed is the same whatever the 
 _WORKER: dict = {}
 
 
-def load_renderer(split: str, seed: int, deck_paths: tuple[Path, ...] = (), size: int = CROP_SIZE) -> CropRenderer:
+def load_renderer(
+    split: str,
+    seed: int,
+    deck_paths: tuple[Path, ...] = (),
+    size: int = CROP_SIZE,
+    index_pixels: tuple[float, float] = INDEX_PIXELS,
+) -> CropRenderer:
     """A renderer over the packaged decks of ``split`` (``train``: the training decks and procedural decks;
     ``val``: the held-out decks alone, on procedural tables: what a deck never seen looks like), or over the
-    deck folders ``deck_paths`` alone (a taught deck) in both; its crops are ``size`` px square."""
+    deck folders ``deck_paths`` alone (a taught deck) in both; its crops are ``size`` px square, of indices
+    ``index_pixels`` (low, high) px long in the photo."""
     from vision.training.synth import decks as deck_assets
 
     if deck_paths:
@@ -440,13 +449,23 @@ def load_renderer(split: str, seed: int, deck_paths: tuple[Path, ...] = (), size
     ]
     backs = [cv2.cvtColor(back, cv2.COLOR_RGBA2BGRA) for back in deck_assets.load_backs()]
     photos = deck_assets.load_surface_photos() if split == "train" else []
-    return CropRenderer(packaged, photos, backs, procedural=split == "train" and not deck_paths, seed=seed, size=size)
+    return CropRenderer(
+        packaged,
+        photos,
+        backs,
+        procedural=split == "train" and not deck_paths,
+        seed=seed,
+        size=size,
+        index_pixels=index_pixels,
+    )
 
 
-def _init_worker(seed: int, deck_paths: tuple[Path, ...], size: int, splits: tuple[str, ...]) -> None:
+def _init_worker(
+    seed: int, deck_paths: tuple[Path, ...], size: int, splits: tuple[str, ...], index_pixels: tuple[float, float]
+) -> None:
     cv2.setNumThreads(1)
     # only the splits the set draws: loading a renderer (its decks' faces and pyramids) takes seconds
-    _WORKER["renderers"] = {split: load_renderer(split, seed, deck_paths, size) for split in splits}
+    _WORKER["renderers"] = {split: load_renderer(split, seed, deck_paths, size, index_pixels) for split in splits}
 
 
 def _write_chunk(job: tuple[Path, str, int, int, int, bool]) -> int:
@@ -475,6 +494,9 @@ class CropSet:
     decks: tuple[Path, ...] = ()  # deck folders to draw alone, in both splits (a taught deck)
     bgr: bool = False  # red and blue swapped, for a classifier that reads BGR tensors (train.start_channel_order)
     size: int = CROP_SIZE  # px, square: the input size of the classifier that will learn from them
+    # the index box's longer side in the photo, low and high (px, drawn log-uniformly); INDEX_PIXELS unless a run
+    # measures another range (session 35: a third of the reader's crops under 16 px are read wrong after training)
+    index_pixels: tuple[float, float] = INDEX_PIXELS
 
 
 def generate_crops(crop_set: CropSet, workers: int = 0, progress=print) -> dict[str, float]:
@@ -497,7 +519,7 @@ def generate_crops(crop_set: CropSet, workers: int = 0, progress=print) -> dict[
     with context.Pool(
         min(workers or os.cpu_count() or 1, max(1, len(jobs))),
         _init_worker,
-        (crop_set.seed, crop_set.decks, crop_set.size, splits),
+        (crop_set.seed, crop_set.decks, crop_set.size, splits, crop_set.index_pixels),
     ) as pool:
         for written in pool.imap_unordered(_write_chunk, jobs):
             done += written
