@@ -495,7 +495,7 @@ class CropSet:
     bgr: bool = False  # red and blue swapped, for a classifier that reads BGR tensors (train.start_channel_order)
     size: int = CROP_SIZE  # px, square: the input size of the classifier that will learn from them
     # the index box's longer side in the photo, low and high (px, drawn log-uniformly); INDEX_PIXELS unless a run
-    # measures another range (session 35: a third of the reader's crops under 16 px are read wrong after training)
+    # measures another range (session 35: the reader's crops under 16 px are read only about half right after training)
     index_pixels: tuple[float, float] = INDEX_PIXELS
 
 
