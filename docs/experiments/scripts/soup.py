@@ -5,6 +5,7 @@ classifier at no extra cost per crop. Each checkpoint's EMA weights (or its mode
 float32 and written, in half precision as ultralytics strips them, into a copy of W1's checkpoint. Batch-norm running
 statistics are averaged too, and batch counters kept from W1.
 """
+
 import sys
 
 import torch
@@ -29,7 +30,7 @@ def main() -> None:
         for name, value in state.items():
             if value.is_floating_point():
                 mean[name] += value
-    for name, value in mean.items():
+    for value in mean.values():
         if value.is_floating_point():
             value /= len(paths)
     model = (first.get("ema") or first["model"]).float()
