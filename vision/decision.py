@@ -186,8 +186,33 @@ def one_reading_per_index(detections: Detections, context: ReadingContext) -> De
 
 def one_reading_each(detections: Detections, settings: DecisionSettings) -> Detections:
     """Of readings overlapping by more than ``one_index_iou``, or one of whose boxes lies more than
-    ``one_index_inside`` inside the other's, only the surest: one index, one reading, whichever box framed it best."""
+    ``one_index_inside`` inside the other's, only the surest: one index, one reading, whichever box framed it best.
+    Then a reading whose box is ``around_surer_index`` times a surer one's that it half holds or more is dropped."""
     kept = suppress_duplicates(detections, settings.one_index_iou)
-    if settings.one_index_inside >= 1 or len(kept) < 2:
-        return kept
-    return kept[surest_of_overlapping(kept.xyxy, kept.confidence, settings.one_index_inside, box_overlap_of_smaller)]
+    if settings.one_index_inside < 1 and len(kept) > 1:
+        kept = kept[
+            surest_of_overlapping(kept.xyxy, kept.confidence, settings.one_index_inside, box_overlap_of_smaller)
+        ]
+    if settings.around_surer_index > 0 and len(kept) > 1:
+        kept = kept[~around_a_surer_index(kept.xyxy, kept.confidence, settings.around_surer_index)]
+    return kept
+
+
+HALF_INSIDE = 0.5  # a box holds another when half of the other or more lies inside it
+
+
+def around_a_surer_index(xyxy: np.ndarray, confidence: np.ndarray, area_ratio: float) -> np.ndarray:
+    """(N,) whether each box is at least ``area_ratio`` times the area of a surer box that lies half or more inside
+    it: a box round another card's index, on the pips or print beside it.
+
+    >>> around_a_surer_index(np.array([[195, 120, 252, 182], [236, 141, 261, 170], [40, 211, 65, 237]]),
+    ...                      np.array([0.62, 1.0, 1.0]), 2.5).tolist()
+    [True, False, False]
+    """
+    xyxy = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
+    confidence = np.asarray(confidence, dtype=np.float64)
+    areas = np.prod(xyxy[:, 2:] - xyxy[:, :2], axis=1)
+    holds = box_overlap_of_smaller(xyxy, xyxy) >= HALF_INSIDE
+    larger = areas[:, None] >= area_ratio * areas[None, :]
+    surer = confidence[None, :] > confidence[:, None]
+    return (holds & larger & surer).any(axis=1)

@@ -138,6 +138,11 @@ class DecisionSettings:
     # part of an index read again (real-clutter IMG_2622: a king's lower half read as K♣ beside the whole K♠,
     # IoU 0.46). Two printed indices never lie one inside the other. 1: not looked at
     one_index_inside: float = 1.0
+    # ... and a reading whose box is at least this many times the area of a surer reading's box that lies half or
+    # more inside it is no index: it framed the pips or print around another card's index (real-clutter IMG_2581:
+    # a 9♣'s pips read as 4♣, a box 4.9 times the area of the 9♣ index's beside them, holding 0.66 of it). The
+    # indices of one deck in one photo are of one size. 0: not looked at
+    around_surer_index: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -166,3 +166,17 @@ def test_a_part_of_an_index_read_again_inside_a_surer_reading_is_one_reading_wit
     assert len(by_iou_alone) == 3  # the half index survives the IoU rule
     kept = one_reading_each(found, DecisionSettings(one_index_iou=0.5, one_index_inside=0.8))
     assert sorted(CARD_CODES[i] for i in kept.class_id) == ["7h", "Ks"]
+
+
+def test_a_box_round_a_surer_index_on_the_pips_beside_it_is_no_reading_with_around_surer_index():
+    from engine.cards import CARD_CODES
+    from vision.decision import one_reading_each
+
+    # real-clutter IMG_2581: a 9♣'s pips read as 4♣ in a box 4.9 times the area of the 9♣ index beside them, which
+    # lies 0.66 inside it; and a squeezed spread's neighbour index, of the same size as the 9♣'s, half over it
+    boxes = [[195, 120, 252, 182], [236, 141, 261, 170], [248, 150, 272, 179]]
+    found = Detections(boxes, [CARD_CODES.index(c) for c in ("4c", "9c", "Tc")], [0.62, 1.0, 0.9])
+    shipped_rules = DecisionSettings(one_index_iou=0.5, one_index_inside=0.8)
+    assert len(one_reading_each(found, shipped_rules)) == 3
+    kept = one_reading_each(found, DecisionSettings(one_index_iou=0.5, one_index_inside=0.8, around_surer_index=2.0))
+    assert sorted(CARD_CODES[i] for i in kept.class_id) == ["9c", "Tc"]
