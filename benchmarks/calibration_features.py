@@ -53,7 +53,7 @@ def read(out: Path, folders: list[Path]) -> None:
 
     from vision.crop_reading import read_crops
     from vision.detector import load_detector
-    from vision.evaluation.calibration import scene_images, scene_label_codes, scene_truth
+    from vision.evaluation.calibration import scene_images, scene_label_codes, scene_truth, uncalibrated
     from vision.recognise import SPREAD_STEPS, recognise
 
     boxes: dict[tuple[float, ...], dict] = {}
@@ -75,9 +75,7 @@ def read(out: Path, folders: list[Path]) -> None:
     at = SPREAD_STEPS.index(read_crops) + 1
     steps = (*SPREAD_STEPS[:at], keep_evidence, *SPREAD_STEPS[at:])
     shipped = load_detector()
-    raw = shipped.settings.replace(
-        decision={"calibration": (), "calibration_curve": (), "review_below": 0.0, "flag_disagreement": True}
-    )
+    raw = uncalibrated(shipped.settings)
     with out.open("w") as lines:
         for folder in folders:
             codes = scene_label_codes(folder)

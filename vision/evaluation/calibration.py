@@ -88,6 +88,14 @@ def scene_images(folder: Path) -> list[Path]:
     return sorted(folder.glob("images/*/*.jpg"))
 
 
+def uncalibrated(settings: ModelSettings) -> ModelSettings:
+    """``settings`` reading raw confidences: no calibration, no review threshold, every classifier's dissent kept as a
+    reason (the calibration is fitted and applied afterwards, on the cards read)."""
+    return settings.replace(
+        decision={"calibration": (), "calibration_curve": (), "review_below": 0.0, "flag_disagreement": True}
+    )
+
+
 def read_scenes(
     folders: Sequence[Path], detector: CardIndexDetector, settings: ModelSettings | None = None
 ) -> list[CardOutcome]:
@@ -95,9 +103,7 @@ def read_scenes(
     otherwise as ``detector``'s model.json)."""
     import cv2
 
-    raw = (settings or detector.settings).replace(
-        decision={"calibration": (), "calibration_curve": (), "review_below": 0.0, "flag_disagreement": True}
-    )
+    raw = uncalibrated(settings or detector.settings)
     outcomes = []
     for folder in folders:
         codes = scene_label_codes(folder)

@@ -24,6 +24,7 @@ from vision.evaluation.calibration import (  # noqa: E402
     calibrated_of,
     scene_images,
     scene_label_codes,
+    uncalibrated,
 )
 from vision.recognise import recognise  # noqa: E402
 
@@ -52,9 +53,7 @@ def kind_of(read: str, under: str | None) -> str:
 def main(models: Path, folders: list[Path]) -> None:
     detector = load_detector(models)
     settings = detector.settings
-    raw = settings.replace(
-        decision={"calibration": (), "calibration_curve": (), "review_below": 0.0, "flag_disagreement": True}
-    )
+    raw = uncalibrated(settings)
     decision = settings.decision
     kinds_counted = frozenset(k for k in STRUCTURAL if k != "classifiers_disagree" or decision.flag_disagreement)
     rows, outcomes = [], []
