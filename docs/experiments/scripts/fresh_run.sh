@@ -4,7 +4,7 @@
 # checkpoint), lr0 0.0002, distill 1, 96 px, a budget of HOURS. Session 36 found fresh reader crops worth it: run 19
 # reached val 0.950 where runs 18/18b, on reader crops seen in four runs before, stopped at 0.944.
 # PART 1: the scenes (both sizes at once, one core each); 2: the reader's crops of them; 3: drawn crops and training
-# (START=... HOURS=... fresh_run.sh N 3).
+# (START=... HOURS=... [HARD=copies] fresh_run.sh N 3; HARD: hard_crops.py, session 38).
 set -x
 cd /work/main
 export OMP_WAIT_POLICY=PASSIVE
@@ -31,6 +31,10 @@ fi
 date
 .venv/bin/python docs/experiments/scripts/assemble_mix.py $D/r$N/crops $D/rc$N $D/rc-hd41-96 $D/r$N/crops $D/mix$N 0
 date
+if [ -n "$HARD" ]; then  # session 38: link the crops START reads wrong or unsure HARD more times
+  .venv/bin/python docs/experiments/scripts/hard_crops.py $START $D/mix$N --copies $HARD
+  date
+fi
 .venv/bin/ginscore train $D/mix$N --part classifier --classifier-weights $START \
   --classifier-imgsz 96 --crops-channels bgr --lr0 0.0002 --distill 1 --hours $HOURS --name crops-run$N \
   --project $D/runs --no-install
