@@ -4,7 +4,7 @@
 # checkpoint), lr0 0.0002, distill 1, 96 px, a budget of HOURS. Session 36 found fresh reader crops worth it: run 19
 # reached val 0.950 where runs 18/18b, on reader crops seen in four runs before, stopped at 0.944.
 # PART 1: the scenes (both sizes at once, one core each); 2: the reader's crops of them; 3: drawn crops and training
-# (START=... HOURS=... [HARD=copies] fresh_run.sh N 3; HARD: hard_crops.py, session 38).
+# (START=... HOURS=... [HARD=copies] fresh_run.sh N 3; HARD: hard_crops.py, session 38; run 21 used HARD=2).
 set -x
 cd /work/main
 export OMP_WAIT_POLICY=PASSIVE
