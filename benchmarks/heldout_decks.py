@@ -230,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--models {args.models}: no such folder")
 
     from vision.detector import load_detector
-    from vision.evaluation.calibration import STRUCTURAL, read_scenes
+    from vision.evaluation.calibration import counted_reasons, read_scenes
 
     start = time.perf_counter()
     decks = heldout_decks()
@@ -252,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     detector = load_detector(args.models)
     decision = detector.settings.decision
-    kinds = frozenset(kind for kind in STRUCTURAL if kind != "classifiers_disagree" or decision.flag_disagreement)
+    kinds = counted_reasons(decision)
     print(
         f"models: {args.models or 'models/'} ({detector.settings.detector.weights.name}); review below "
         f"{decision.review_below}, reasons counted: {', '.join(sorted(kinds))}",

@@ -88,6 +88,11 @@ def scene_images(folder: Path) -> list[Path]:
     return sorted(folder.glob("images/*/*.jpg"))
 
 
+def counted_reasons(decision: DecisionSettings) -> frozenset[str]:
+    """The structural reasons the review counts with ``decision``: classifier disagreement only when it is flagged."""
+    return frozenset(kind for kind in STRUCTURAL if kind != "classifiers_disagree" or decision.flag_disagreement)
+
+
 def uncalibrated(settings: ModelSettings) -> ModelSettings:
     """``settings`` reading raw confidences: no calibration, no review threshold, every classifier's dissent kept as a
     reason (the calibration is fitted and applied afterwards, on the cards read)."""
@@ -333,7 +338,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     detector = load_detector(args.models)
     decision: DecisionSettings = detector.settings.decision
     fit_cards, check_cards = read_or_cached(args, detector)
-    in_use = frozenset(kind for kind in STRUCTURAL if kind != "classifiers_disagree" or decision.flag_disagreement)
+    in_use = counted_reasons(decision)
     variants = {
         "model_json": in_use,
         "with_disagreement": frozenset(STRUCTURAL),

@@ -20,13 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from vision.evaluation.calibration import (  # noqa: E402
     CardOutcome,
     calibrated_of,
+    counted_reasons,
     fit_calibration,
     fit_curve,
     reliability_table,
     review_numbers,
 )
+from vision.model_settings import DecisionSettings  # noqa: E402
 
-KINDS = frozenset({"not_a_card", "corners_disagree", "more_corners"})  # model.json's (no classifier disagreement)
+KINDS = counted_reasons(DecisionSettings())  # the reasons model.json's review counts (no classifier disagreement)
 SEEDS = ("39", "40", "42", "43", "44", "45", "46")
 
 

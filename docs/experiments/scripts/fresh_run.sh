@@ -31,7 +31,7 @@ fi
 date
 .venv/bin/python docs/experiments/scripts/assemble_mix.py $D/r$N/crops $D/rc$N $D/rc-hd41-96 $D/r$N/crops $D/mix$N 0
 date
-if [ -n "$HARD" ]; then  # session 38: link the crops START reads wrong or unsure HARD more times
+if [ -n "$HARD" ]; then  # session 38: link the crops START reads surely as another card HARD more times
   .venv/bin/python docs/experiments/scripts/hard_crops.py $START $D/mix$N --copies $HARD
   date
 fi

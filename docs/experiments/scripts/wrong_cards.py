@@ -22,6 +22,7 @@ from vision.evaluation.calibration import (  # noqa: E402
     STRUCTURAL,
     CardOutcome,
     calibrated_of,
+    counted_reasons,
     scene_images,
     scene_label_codes,
     uncalibrated,
@@ -55,7 +56,7 @@ def main(models: Path, folders: list[Path]) -> None:
     settings = detector.settings
     raw = uncalibrated(settings)
     decision = settings.decision
-    kinds_counted = frozenset(k for k in STRUCTURAL if k != "classifiers_disagree" or decision.flag_disagreement)
+    kinds_counted = counted_reasons(decision)
     rows, outcomes = [], []
     for folder in folders:
         codes = scene_label_codes(folder)
