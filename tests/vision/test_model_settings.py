@@ -29,7 +29,7 @@ def write(folder, document):
 
 def test_the_shipped_model_json_is_in_the_nested_layout_and_loads():
     document = json.loads((DEFAULT_MODELS_DIR / "model.json").read_text())
-    assert set(document) <= {"detector", "classifiers", "decision", "passes", "updated"}
+    assert set(document) <= {"detector", "classifiers", "decision", "passes", "corners", "updated"}
     settings = read_model_settings(DEFAULT_MODELS_DIR)
     assert settings.decision.review_below == document["decision"]["review_below"]
     assert settings.detector.imgsz == document["detector"]["imgsz"]
