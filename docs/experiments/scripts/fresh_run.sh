@@ -4,7 +4,8 @@
 # checkpoint), lr0 0.0002, distill 1, 96 px, a budget of HOURS. Session 36 found fresh reader crops worth it: run 19
 # reached val 0.950 where runs 18/18b, on reader crops seen in four runs before, stopped at 0.944.
 # PART 1: the scenes (both sizes at once, one core each); 2: the reader's crops of them; 3: drawn crops and training
-# (START=... HOURS=... [HARD=copies] fresh_run.sh N 3; HARD: hard_crops.py, session 38; run 21 used HARD=2).
+# (START=... HOURS=... [HARD=copies] [COUNT=drawn crops] fresh_run.sh N 3; HARD: hard_crops.py, session 38; run 21 used
+# HARD=2; COUNT: the fresh drawn crops, 100,000 unless set).
 set -x
 cd /work/main
 export OMP_WAIT_POLICY=PASSIVE
@@ -27,7 +28,7 @@ if [ "$2" = 2 ]; then
   date
   exit 0
 fi
-.venv/bin/ginscore crops --out $D/r$N --count 100000 --val-count 3000 --seed ${N}12 --channels bgr --size 96
+.venv/bin/ginscore crops --out $D/r$N --count ${COUNT:-100000} --val-count 3000 --seed ${N}12 --channels bgr --size 96
 date
 .venv/bin/python docs/experiments/scripts/assemble_mix.py $D/r$N/crops $D/rc$N $D/rc-hd41-96 $D/r$N/crops $D/mix$N 0
 date
